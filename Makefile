@@ -1,0 +1,36 @@
+# Taverna's habits: `make test` installs what it needs and runs the tests.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test check lint format typecheck bench replay-example clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/pytest
+
+check: $(STAMP)
+	$(BIN)/ruff check taverna tests
+	$(BIN)/ruff format --check taverna tests
+	$(BIN)/mypy
+
+format: $(STAMP)
+	$(BIN)/ruff format taverna tests
+	$(BIN)/ruff check --fix taverna tests
+
+bench: $(STAMP)
+	$(BIN)/taverna bench dominoes --seconds 5
+
+replay-example: $(STAMP)
+	$(BIN)/taverna replay taverna/examples/dominoes-2p.json
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
