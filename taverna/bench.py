@@ -1,0 +1,200 @@
+"""`taverna bench`: random self-play through the real protocol, with figures.
+
+For each seat count it plays random games for a fixed time through
+``legal_actions``/``apply`` and prints hands (card rounds) per second and
+actions per second, next to a minimal hand-written loop of the same game
+(no protocol, no events, no checks) so the protocol's cost is visible.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .games import get_game
+from .games.base import State
+
+
+def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
+    """Bytes held by ``obj`` and what only it refers to (not classes, rngs or shared constants)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, type | random.Random):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(deep_sizeof(k, seen) + deep_sizeof(v, seen) for k, v in obj.items())
+    elif isinstance(obj, list | tuple | set | frozenset):
+        size += sum(deep_sizeof(x, seen) for x in obj)
+    elif hasattr(obj, "__slots__") and not isinstance(obj, int | str | float | bool):
+        for klass in type(obj).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(obj, name):
+                    size += deep_sizeof(getattr(obj, name), seen)
+    return size
+
+
+def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
+    """Random self-play through the protocol for ``seconds``; counts hands and actions."""
+    rng = random.Random(seed)
+    hands = actions = games = 0
+    choice = rng.choice
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    state = cls.new(seats, seed=rng.randrange(1 << 30))
+    while True:
+        for _ in range(200):
+            if state.over:
+                hands += state.hand_no + 1
+                games += 1
+                state = cls.new(seats, seed=rng.randrange(1 << 30))
+            state.apply(choice(state.legal_actions()))
+            actions += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    hands += state.hand_no
+    return {
+        "seats": seats,
+        "hands_per_second": round(hands / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "games": games,
+        "state_bytes": deep_sizeof(state),
+    }
+
+
+# ----------------------------------------------------- minimal loops
+
+
+def minimal_dominoes(seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
+    """Muggins dominoes by hand: same rules, random moves, no protocol, no events."""
+    rng = random.Random(seed)
+    tiles = [(a, b) for a in range(7) for b in range(a, 7)]
+    k = 7 if seats == 2 else 5
+    target = 250 if seats == 2 else 200
+    hands_done = actions = 0
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    scores = [0] * seats
+    opener = rng.randrange(seats)
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            deck = tiles[:]
+            rng.shuffle(deck)
+            hands = [deck[i * k : (i + 1) * k] for i in range(seats)]
+            bone = deck[seats * k :]
+            turn = opener
+            t = hands[turn].pop(rng.randrange(k))
+            left, right = t
+            ldbl = rdbl = t[0] == t[1]
+            lone = True
+            actions += 1
+            winner = None
+            c = left + right
+            if c % 5 == 0:
+                scores[turn] += c
+            while True:
+                turn = (turn + 1) % seats
+                hand = hands[turn]
+                moves = [(i, e) for i, x in enumerate(hand) for e in (0, 1) if (left, right)[e] in x]
+                while not moves and bone:
+                    hand.append(bone.pop())
+                    actions += 1
+                    x = hand[-1]
+                    moves = [(len(hand) - 1, e) for e in (0, 1) if (left, right)[e] in x]
+                if not moves:
+                    actions += 1
+                    if not bone and not any(
+                        left in x or right in x for h in hands for x in h
+                    ):
+                        break
+                    continue
+                i, e = rng.choice(moves)
+                a, b = hand.pop(i)
+                actions += 1
+                if e == 0:
+                    left = b if a == left else a
+                    ldbl = a == b
+                else:
+                    right = b if a == right else a
+                    rdbl = a == b
+                lone = False
+                c = (left * 2 if ldbl else left) + (right * 2 if rdbl else right)
+                if c and c % 5 == 0:
+                    scores[turn] += c
+                    if scores[turn] >= target:
+                        scores = [0] * seats
+                        break
+                if not hand:
+                    winner = turn
+                    break
+                if not bone and not any(left in x or right in x for h in hands for x in h):
+                    break
+            del lone
+            for s, h in enumerate(hands):
+                p = sum(a + b for a, b in h)
+                scores[s] -= (p + 2) // 5 * 5
+            opener = winner if winner is not None else rng.randrange(seats)
+            hands_done += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "hands_per_second": round(hands_done / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+    }
+
+
+MINIMAL: dict[str, Callable[[int, float, int], dict[str, Any]]] = {
+    "muggins-dominoes": minimal_dominoes,
+}
+
+
+def run_bench(
+    game: str, seconds: float = 3.0, as_json: bool = False, seats: str | None = None
+) -> int:
+    try:
+        cls = get_game(game)
+    except KeyError as e:
+        print(f"taverna bench: {e.args[0]}", file=sys.stderr)
+        return 2
+    if seats:
+        counts = [int(x) for x in seats.split(",")]
+    else:
+        counts = list(range(cls.min_seats, cls.max_seats + 1))
+    minimal = MINIMAL.get(cls.game)
+    results = []
+    for n in counts:
+        row = protocol_loop(cls, n, seconds)
+        if minimal is not None:
+            base = minimal(n, seconds, 1)
+            row["minimal_hands_per_second"] = base["hands_per_second"]
+            row["protocol_cost"] = round(base["hands_per_second"] / row["hands_per_second"], 2)
+        results.append(row)
+    if as_json:
+        print(json.dumps({"game": cls.game, "results": results}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{cls.game}: random self-play, {seconds:g} s per seat count")
+    unit = cls.deal_unit
+    table.add_column("seats", justify="right")
+    table.add_column(f"{unit}s/s", justify="right")
+    table.add_column("actions/s", justify="right")
+    table.add_column(f"minimal loop {unit}s/s", justify="right")
+    table.add_column("protocol cost", justify="right")
+    table.add_column("state bytes", justify="right")
+    for r in results:
+        table.add_row(
+            str(r["seats"]),
+            f"{r['hands_per_second']:,.0f}",
+            f"{r['actions_per_second']:,.0f}",
+            f"{r['minimal_hands_per_second']:,.0f}" if "minimal_hands_per_second" in r else "-",
+            f"{r['protocol_cost']:.2f}×" if "protocol_cost" in r else "-",
+            f"{r['state_bytes']:,}",
+        )
+    Console().print(table)
+    return 0

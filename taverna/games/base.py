@@ -1,0 +1,293 @@
+"""The one game protocol that every Taverna game implements.
+
+Bots, the server, the CLI and records talk to a game only through
+:class:`State` and the small values around it (actions, deals, events,
+views), so each of them is written once for all three games.
+
+A state is a whole game: the deals, the hands, the scores and the match
+around them. Randomness comes only from a seeded :class:`random.Random`
+(a live game) or from the deals of a record (a replay)::
+
+    >>> from taverna.games import get_game
+    >>> Dominoes = get_game("muggins-dominoes")
+    >>> state = Dominoes.new(seats=2, seed=7)
+    >>> seat = state.to_act[0]
+    >>> events = state.apply(state.legal_actions(seat)[0])
+    >>> events[0]["type"]
+    'play'
+
+Events are plain dicts ready for JSON. What only some seats may see sits
+under the ``"private"`` key, ``{seat: {field: value}}``; :func:`event_for`
+gives the copy one seat (or a spectator, seat ``None``) may receive.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+Event = dict[str, Any]
+View = dict[str, Any]
+JSON = dict[str, Any]
+
+
+class TavernaError(Exception):
+    """Base of every error the games raise on purpose."""
+
+
+class IllegalAction(TavernaError):
+    """A well-formed action that the rules forbid right now.
+
+    The message says who tried what and why it is refused, e.g.
+    ``seat 1 cannot draw: 3-5 can be placed on the right end``. The state
+    is left exactly as it was.
+    """
+
+
+class InvalidAction(TavernaError):
+    """An action that does not parse: unknown type, bad tile or card, bad seat."""
+
+
+class MalformedRecord(TavernaError):
+    """A record or deal that is not valid data: bad JSON, unknown tiles, a partial set."""
+
+
+class SettingsError(TavernaError):
+    """A table setting that the game does not know or does not allow."""
+
+
+def event_for(event: Event, seat: int | None) -> Event:
+    """The copy of ``event`` that ``seat`` may see (``None``: a spectator).
+
+    Public fields are kept, the ``private`` part of that seat is merged in,
+    every other seat's private part is dropped.
+    """
+    private = event.get("private")
+    if private is None:
+        return event
+    out = {k: v for k, v in event.items() if k != "private"}
+    if seat is not None and seat in private:
+        out.update(private[seat])
+    return out
+
+
+def event_json(event: Event) -> Event:
+    """The omniscient form of an event, for records and replays (JSON keys are strings)."""
+    private = event.get("private")
+    if private is None:
+        return event
+    out = dict(event)
+    out["private"] = {str(s): fields for s, fields in private.items()}
+    return out
+
+
+class Action(ABC):
+    """A move by one seat. Small, immutable, printable as record notation."""
+
+    __slots__ = ()
+    seat: int
+    type: str
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """The action as a record entry (RULES.md §4)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.to_json().items())))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.to_json()}>"
+
+
+class State(ABC):
+    """One game in progress: the protocol every game implements.
+
+    Class-level facts: ``game`` (the record name), ``min_seats``/``max_seats``.
+    Class-level constructors: :meth:`new` (a live game from a seed),
+    :meth:`from_record` (via :mod:`taverna.games.record`), :meth:`sample`
+    (a full state consistent with one seat's view, for search bots).
+    """
+
+    __slots__ = ()
+
+    game: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    #: the name of what one deal starts: "hand" or "round"
+    deal_unit: ClassVar[str] = "hand"
+
+    seats: int
+    settings: dict[str, Any]
+    #: events of the first deal, made when the state was created
+    initial_events: list[Event]
+    #: index of the current hand (or round), from 0
+    hand_no: int
+    over: bool
+    winner: int | None
+    scores: list[int]
+
+    # ------------------------------------------------------------------ facts
+
+    @classmethod
+    @abstractmethod
+    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate table settings and fill in the defaults; raises SettingsError."""
+
+    @classmethod
+    def check_seats(cls, seats: object) -> int:
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise SettingsError(f"seats must be a whole number, not {seats!r}")
+        if not cls.min_seats <= seats <= cls.max_seats:
+            if cls.min_seats == cls.max_seats:
+                raise SettingsError(f"{cls.game} is played by exactly {cls.min_seats} seats")
+            raise SettingsError(
+                f"{cls.game} is played by {cls.min_seats} to {cls.max_seats} seats, not {seats}"
+            )
+        return seats
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    @abstractmethod
+    def new(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        """A live game whose deals come from ``random.Random(seed)`` (or ``rng``)."""
+
+    @classmethod
+    @abstractmethod
+    def start(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[Any],
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        """A game fed with the given parsed deals first (then ``rng``, if any)."""
+
+    @classmethod
+    @abstractmethod
+    def parse_action(cls, obj: Any, seats: int) -> Action:
+        """An action from its record form; raises InvalidAction."""
+
+    @classmethod
+    @abstractmethod
+    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> Any:
+        """A deal from its record form, checked as data; raises MalformedRecord."""
+
+    @classmethod
+    @abstractmethod
+    def deal_json(cls, deal: Any) -> JSON:
+        """A parsed deal back in record form."""
+
+    @classmethod
+    @abstractmethod
+    def sample(cls, view: View, rng: random.Random) -> Self:
+        """A full state consistent with everything ``view``'s seat has seen.
+
+        Hidden tiles or cards are placed at random among the places they may
+        be; later deals come from ``rng``. Used by search bots, which never
+        see the real state.
+        """
+
+    # --------------------------------------------------------------- playing
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that hold a right to act now (empty when over or awaiting a deal)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (all acting seats when ``None``)."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action`` and return its events; IllegalAction changes nothing."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (``None``: a spectator), as JSON-ready data."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """A cheap independent copy for search (shares the rng; keeps no record)."""
+
+    @property
+    @abstractmethod
+    def awaiting_deal(self) -> bool:
+        """True when a new deal is due but none is queued and there is no rng."""
+
+    @abstractmethod
+    def deal(self, deal: Any) -> list[Event]:
+        """Start the next hand with ``deal`` (only while :attr:`awaiting_deal`)."""
+
+    def _restore(self, snapshot: State) -> None:
+        """Become ``snapshot`` (a clone taken before a rare apply that may fail half-way).
+
+        The record log is kept as it is: a failed apply has not logged anything.
+        """
+        for name in _all_slots(type(self)):
+            if name not in ("_log", "_deals"):
+                setattr(self, name, getattr(snapshot, name))
+
+    def result(self) -> JSON:
+        """The fields `taverna replay` reports about a state (RULES.md §4)."""
+        return {
+            "scores": list(self.scores),
+            "over": self.over,
+            "winner": self.winner,
+            "to_act": list(self.to_act),
+        }
+
+    # --------------------------------------------------------------- records
+
+    @property
+    @abstractmethod
+    def deals_used(self) -> list[Any]:
+        """The parsed deals consumed so far, in order."""
+
+    @property
+    @abstractmethod
+    def actions_played(self) -> list[Action]:
+        """Every action applied so far (None for clones and samples)."""
+
+    def record(self) -> JSON:
+        """The record of this game so far (RULES.md §4)."""
+        return {
+            "game": self.game,
+            "seats": self.seats,
+            "settings": dict(self.settings),
+            "deals": [self.deal_json(d) for d in self.deals_used],
+            "actions": [a.to_json() for a in self.actions_played],
+        }
+
+
+def _all_slots(cls: type) -> list[str]:
+    names: list[str] = []
+    for klass in cls.__mro__:
+        names.extend(getattr(klass, "__slots__", ()))
+    return names
+
+
+def play_randomly(state: State, rng: random.Random, max_actions: int = 100_000) -> int:
+    """Play random legal actions until the game is over; returns actions played."""
+    n = 0
+    while not state.over and n < max_actions:
+        acts = state.legal_actions()
+        if not acts:
+            break
+        state.apply(rng.choice(acts))
+        n += 1
+    return n

@@ -1,0 +1,908 @@
+"""Muggins dominoes (RULES.md §1) on the game protocol.
+
+The hot data are plain ints: a tile is a number 0..27, a hand is a 28-bit
+mask, the line is known by its two open ends. That keeps :meth:`legal_actions`,
+:meth:`apply` and :meth:`clone` cheap enough for search bots.
+
+    >>> s = Dominoes.start(2, {}, [Dominoes.parse_deal({
+    ...     "hands": [["6-6", "6-4", "5-5", "0-0", "0-1", "0-2", "0-3"],
+    ...               ["3-3", "3-4", "1-1", "1-2", "1-3", "1-4", "1-5"]],
+    ...     "boneyard": ["1-6", "2-2", "2-3", "2-4", "2-5", "2-6", "3-5",
+    ...                  "3-6", "4-4", "4-5", "4-6", "5-6", "0-4", "0-5", "0-6"],
+    ...     "opener": 0}, 2, {"target": 250}, 0)])
+    >>> [e["credit"] for e in s.apply(Dominoes.parse_action(
+    ...     {"seat": 0, "type": "play", "tile": "5-5"}, 2)) if e["type"] == "play"]
+    [10]
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from .base import (
+    JSON,
+    Action,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    MalformedRecord,
+    SettingsError,
+    State,
+    View,
+)
+
+# ---------------------------------------------------------------- the set
+
+#: tile id -> (low pip, high pip)
+TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+N_TILES = len(TILES)
+_ID = {(a, b): i for i, (a, b) in enumerate(TILES)} | {(b, a): i for i, (a, b) in enumerate(TILES)}
+#: pips of a tile in one 7-bit mask, to test it against excluded pips
+PIP_MASK = tuple((1 << a) | (1 << b) for a, b in TILES)
+#: MATCH[p]: the tiles (28-bit mask) that carry pip p
+MATCH = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7))
+TILE_SUM = tuple(a + b for a, b in TILES)
+IS_DOUBLE = tuple(a == b for a, b in TILES)
+ALL_TILES = (1 << N_TILES) - 1
+LEFT, RIGHT = 0, 1
+END_NAMES = ("left", "right")
+_TILE_RE = re.compile(r"^([0-6])-([0-6])$")
+
+
+def tile_id(text: str) -> int:
+    """The id of a tile written ``a-b`` (either order); raises ValueError."""
+    m = _TILE_RE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise ValueError(f"{text!r} is not a domino tile (write it a-b with pips 0..6)")
+    return _ID[(int(m[1]), int(m[2]))]
+
+
+def tile_str(tile: int) -> str:
+    """A tile in canonical notation, high pip first: ``6-4``."""
+    a, b = TILES[tile]
+    return f"{b}-{a}"
+
+
+def tiles_of(mask: int) -> list[int]:
+    """The tile ids in a hand mask, in id order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def round_to_five(pips: int) -> int:
+    """Nearest multiple of five, remainders 1–2 down and 3–4 up (RULES.md §1)."""
+    return (pips + 2) // 5 * 5
+
+
+# --------------------------------------------------------------- actions
+
+
+class DominoAction(Action):
+    """``play`` a tile (written ``a``-``b``) at an ``end``, ``draw`` or ``pass``."""
+
+    __slots__ = ("a", "b", "end", "seat", "tile", "type")
+
+    def __init__(
+        self, seat: int, type: str, a: int = -1, b: int = -1, end: int | None = None
+    ) -> None:
+        self.seat = seat
+        self.type = type
+        self.a = a
+        self.b = b
+        self.tile = _ID[(a, b)] if type == "play" else -1
+        self.end = end
+
+    def to_json(self) -> JSON:
+        if self.type != "play":
+            return {"seat": self.seat, "type": self.type}
+        out: JSON = {"seat": self.seat, "type": "play", "tile": f"{self.a}-{self.b}"}
+        if self.end is not None:
+            out["end"] = END_NAMES[self.end]
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DominoAction):
+            return NotImplemented
+        return (self.seat, self.type, self.a, self.b, self.end) == (
+            other.seat,
+            other.type,
+            other.a,
+            other.b,
+            other.end,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.type, self.a, self.b, self.end))
+
+    def __str__(self) -> str:
+        if self.type == "play":
+            where = "" if self.end is None else f" {END_NAMES[self.end]}"
+            return f"play {self.a}-{self.b}{where}"
+        return self.type
+
+
+def _action_table() -> tuple[
+    list[DominoAction], list[DominoAction], list[list[list[list[DominoAction]]]]
+]:
+    """Prebuilt actions, so legal_actions allocates nothing but its list."""
+    draws = [DominoAction(s, "draw") for s in range(4)]
+    passes = [DominoAction(s, "pass") for s in range(4)]
+    # PLAYS[seat][tile][end_pip_slot]: the placement of tile at an end showing pip p
+    plays: list[list[list[list[DominoAction]]]] = []
+    for s in range(4):
+        per_tile = []
+        for a, b in TILES:
+            per_end: list[list[DominoAction]] = [[], []]
+            for end in (LEFT, RIGHT):
+                by_pip = []
+                for p in range(7):
+                    other = b if a == p else a
+                    # written as the tile lies in the line, left to right
+                    pair = (other, p) if end == LEFT else (p, other)
+                    by_pip.append(DominoAction(s, "play", pair[0], pair[1], end))
+                per_end[end] = by_pip
+            per_tile.append(per_end)
+        plays.append(per_tile)
+    return draws, passes, plays
+
+
+_DRAW, _PASS, _PLAYS = _action_table()
+#: the opening placement of each tile, written high pip first
+_OPENINGS = [[DominoAction(s, "play", b, a) for a, b in TILES] for s in range(4)]
+
+
+# ------------------------------------------------------------------ deals
+
+
+@dataclass(frozen=True, slots=True)
+class DominoDeal:
+    """One hand's deal: ``hands`` (tile ids), ``boneyard`` (top first), ``opener``."""
+
+    hands: tuple[tuple[int, ...], ...]
+    boneyard: tuple[int, ...]
+    opener: int | None
+
+
+# ------------------------------------------------------------------ state
+
+
+class Dominoes(State):
+    """Muggins dominoes: double-six set, 2–4 seats, individual scores (RULES.md §1)."""
+
+    game: ClassVar[str] = "muggins-dominoes"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 4
+
+    __slots__ = (
+        "_drew",
+        "_log",
+        "_pending",
+        "_rng",
+        "_deals",
+        "awaiting",
+        "bone",
+        "credits",
+        "hand_no",
+        "hands",
+        "initial_events",
+        "last_hand",
+        "ldbl",
+        "left",
+        "line_left",
+        "line_right",
+        "must",
+        "opener",
+        "over",
+        "rdbl",
+        "right",
+        "scores",
+        "seats",
+        "settings",
+        "slots",
+        "target",
+        "turn",
+        "winner",
+    )
+
+    # ---------------------------------------------------------- settings
+
+    @staticmethod
+    def hand_size(seats: int) -> int:
+        """7 tiles each for two players, 5 for three or four (RULES.md §1 Deal)."""
+        return 7 if seats == 2 else 5
+
+    @staticmethod
+    def default_target(seats: int) -> int:
+        """250 for two players, 200 for three or four (RULES.md §1 Deal)."""
+        return 250 if seats == 2 else 200
+
+    @classmethod
+    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        cls.check_seats(seats)
+        settings = dict(settings or {})
+        unknown = sorted(set(settings) - {"target"})
+        if unknown:
+            raise SettingsError(
+                f"unknown setting {unknown[0]!r} for {cls.game} (it has only 'target')"
+            )
+        target = settings.get("target", cls.default_target(seats))
+        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
+            raise SettingsError(f"target must be a positive whole number, not {target!r}")
+        return {"target": target}
+
+    # ------------------------------------------------------ construction
+
+    def __init__(
+        self,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[DominoDeal] = (),
+        rng: random.Random | None = None,
+        *,
+        log: bool = True,
+    ) -> None:
+        self.seats = self.check_seats(seats)
+        self.settings = self.check_settings(seats, settings)
+        self.target: int = self.settings["target"]
+        self._pending = list(deals)
+        self._pending.reverse()  # pop() takes the next one
+        self._rng = rng
+        self._log: list[DominoAction] | None = [] if log else None
+        self._deals: list[DominoDeal] | None = [] if log else None
+        self.scores = [0] * seats
+        self.credits = [0] * seats  # hand-independent total of credits, for checks
+        self.over = False
+        self.winner: int | None = None
+        self.hand_no = -1
+        self.last_hand: JSON | None = None
+        self.awaiting = False
+        self.initial_events: list[Event] = []
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        n = self.seats
+        self.hands = [0] * n
+        self.slots: list[list[int]] = [[] for _ in range(n)]
+        self.bone: list[int] = []
+        self.left = self.right = -1
+        self.ldbl = self.rdbl = False
+        self.line_left: list[int] = []  # oriented tiles a*7+b, right-to-left from the first
+        self.line_right: list[int] = []  # oriented tiles a*7+b, left-to-right, first included
+        self.must = -1  # a drawn tile that must be placed at once
+        self._drew = False
+        self.turn = -1
+        self.opener = -1
+
+    @classmethod
+    def new(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        state = cls(seats, settings, (), rng or random.Random(seed))
+        state.initial_events = state._next_hand(None)
+        return state
+
+    @classmethod
+    def start(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[Any],
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        state = cls(seats, settings, deals, rng)
+        state.initial_events = state._next_hand(None)
+        return state
+
+    def clone(self) -> Self:
+        c = object.__new__(type(self))
+        c.seats = self.seats
+        c.settings = self.settings
+        c.target = self.target
+        c._pending = self._pending[:]
+        c._rng = self._rng
+        c._log = None
+        c._deals = None
+        c.scores = self.scores[:]
+        c.credits = self.credits[:]
+        c.over = self.over
+        c.winner = self.winner
+        c.hand_no = self.hand_no
+        c.last_hand = self.last_hand
+        c.initial_events = []
+        c.awaiting = self.awaiting
+        c.hands = self.hands[:]
+        c.slots = [s[:] for s in self.slots]
+        c.bone = self.bone[:]
+        c.left = self.left
+        c.right = self.right
+        c.ldbl = self.ldbl
+        c.rdbl = self.rdbl
+        c.line_left = self.line_left[:]
+        c.line_right = self.line_right[:]
+        c.must = self.must
+        c._drew = self._drew
+        c.turn = self.turn
+        c.opener = self.opener
+        return c
+
+    # ------------------------------------------------------------ notation
+
+    @classmethod
+    def parse_action(cls, obj: Any, seats: int) -> DominoAction:
+        if not isinstance(obj, dict):
+            raise InvalidAction(f"an action must be an object, not {obj!r}")
+        seat = obj.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+            raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+        kind = obj.get("type")
+        if kind in ("draw", "pass"):
+            extra = set(obj) - {"seat", "type"}
+            if extra:
+                raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+            return (_DRAW if kind == "draw" else _PASS)[seat]
+        if kind != "play":
+            raise InvalidAction(
+                f"unknown dominoes action type {kind!r} (expected play, draw or pass)"
+            )
+        extra = set(obj) - {"seat", "type", "tile", "end"}
+        if extra:
+            raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
+        text = obj.get("tile")
+        try:
+            tile_id(text)
+        except ValueError as e:
+            raise InvalidAction(str(e)) from None
+        end_name = obj.get("end")
+        if end_name is None:
+            end = None
+        elif end_name in END_NAMES:
+            end = END_NAMES.index(end_name)
+        else:
+            raise InvalidAction(f"end must be 'left' or 'right', not {end_name!r}")
+        return DominoAction(seat, "play", int(text[0]), int(text[2]), end)
+
+    @classmethod
+    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> DominoDeal:
+        where = f"deal {index}"
+        if not isinstance(obj, dict):
+            raise MalformedRecord(f"{where} must be an object with hands, boneyard and opener")
+        extra = set(obj) - {"hands", "boneyard", "opener"}
+        if extra:
+            raise MalformedRecord(f"{where} has an unknown field {sorted(extra)[0]!r}")
+        hands_raw, bone_raw = obj.get("hands"), obj.get("boneyard")
+        if not isinstance(hands_raw, list) or len(hands_raw) != seats:
+            raise MalformedRecord(f"{where} must list {seats} hands")
+        if not isinstance(bone_raw, list):
+            raise MalformedRecord(f"{where} must list the boneyard")
+        size = cls.hand_size(seats)
+        seen: dict[int, str] = {}
+
+        def tiles(raw: list[Any], what: str) -> tuple[int, ...]:
+            out = []
+            for text in raw:
+                try:
+                    t = tile_id(text)
+                except ValueError as e:
+                    raise MalformedRecord(f"{where}, {what}: {e}") from None
+                if t in seen:
+                    raise MalformedRecord(
+                        f"{where}: tile {tile_str(t)} appears twice ({seen[t]} and {what})"
+                    )
+                seen[t] = what
+                out.append(t)
+            return tuple(out)
+
+        hands = []
+        for s, h in enumerate(hands_raw):
+            if not isinstance(h, list) or len(h) != size:
+                raise MalformedRecord(
+                    f"{where}: hand {s} must hold {size} tiles with {seats} players"
+                )
+            hands.append(tiles(h, f"hand {s}"))
+        bone = tiles(bone_raw, "boneyard")
+        if len(seen) != N_TILES:
+            missing = [tile_str(t) for t in range(N_TILES) if t not in seen]
+            raise MalformedRecord(
+                f"{where} is not a whole double-six set: missing {', '.join(missing)}"
+            )
+        opener = obj.get("opener")
+        if opener is not None and (
+            not isinstance(opener, int) or isinstance(opener, bool) or not 0 <= opener < seats
+        ):
+            raise MalformedRecord(f"{where}: opener must be a seat 0..{seats - 1}, not {opener!r}")
+        if index == 0 and opener is None:
+            raise MalformedRecord("deal 0 must name the opener (the first hand's neutral draw)")
+        return DominoDeal(tuple(hands), bone, opener)
+
+    @classmethod
+    def deal_json(cls, deal: Any) -> JSON:
+        out: JSON = {
+            "hands": [[tile_str(t) for t in h] for h in deal.hands],
+            "boneyard": [tile_str(t) for t in deal.boneyard],
+        }
+        if deal.opener is not None:
+            out["opener"] = deal.opener
+        return out
+
+    # ----------------------------------------------------------- dealing
+
+    def _random_deal(self, rng: random.Random, opener: int | None) -> DominoDeal:
+        tiles = list(range(N_TILES))
+        rng.shuffle(tiles)
+        k = self.hand_size(self.seats)
+        n = self.seats
+        hands = tuple(tuple(tiles[i * k : (i + 1) * k]) for i in range(n))
+        if opener is None:
+            # RULES.md §1 Opener: a neutral draw, every seat equally likely
+            opener = rng.randrange(n)
+        return DominoDeal(hands, tuple(tiles[n * k :]), opener)
+
+    def _next_hand(self, previous_winner: int | None) -> list[Event]:
+        """Take the next deal (queued, else random); ``previous_winner`` opens if any."""
+        if self._pending:
+            return self._begin(self._pending.pop(), previous_winner)
+        if self._rng is not None:
+            return self._begin(self._random_deal(self._rng, previous_winner), previous_winner)
+        self.awaiting = True
+        return []
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self.awaiting
+
+    def deal(self, deal: Any) -> list[Event]:
+        if not self.awaiting:
+            raise IllegalAction("no deal is due now")
+        previous = self.last_hand["winner"] if self.last_hand else None
+        return self._begin(deal, previous)
+
+    def _begin(self, deal: DominoDeal, previous_winner: int | None) -> list[Event]:
+        # RULES.md §1 Opener: the player who played the last tile opens; after
+        # a blocked hand (or the first hand) the deal carries the neutral draw.
+        if previous_winner is not None:
+            if deal.opener is not None and deal.opener != previous_winner:
+                raise IllegalAction(
+                    f"deal {self.hand_no + 1} names opener {deal.opener}, but seat "
+                    f"{previous_winner} played the last tile and opens"
+                )
+            opener = previous_winner
+        else:
+            if deal.opener is None:
+                raise IllegalAction(
+                    f"deal {self.hand_no + 1} must name the opener: "
+                    "the previous hand was blocked, so a new neutral draw decides"
+                )
+            opener = deal.opener
+        self._reset_hand()
+        self.awaiting = False
+        self.hand_no += 1
+        k = self.hand_size(self.seats)
+        for s, h in enumerate(deal.hands):
+            m = 0
+            for t in h:
+                m |= 1 << t
+            self.hands[s] = m
+            self.slots[s] = [0] * k
+        self.bone = list(reversed(deal.boneyard))
+        self.opener = self.turn = opener
+        if self._deals is not None:
+            self._deals.append(deal)
+        return [
+            {
+                "type": "deal",
+                "hand": self.hand_no,
+                "opener": opener,
+                "boneyard": len(self.bone),
+                "hand_sizes": [k] * self.seats,
+                "private": {s: {"tiles": [tile_str(t) for t in h]} for s, h in enumerate(deal.hands)},
+            }
+        ]
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.over or self.awaiting:
+            return ()
+        return (self.turn,)
+
+    def _placements(self, seat: int, mask: int) -> list[DominoAction]:
+        L, R = self.left, self.right
+        plays = _PLAYS[seat]
+        out = []
+        while mask:
+            low = mask & -mask
+            t = low.bit_length() - 1
+            mask ^= low
+            a, b = TILES[t]
+            if a == L or b == L:
+                out.append(plays[t][LEFT][L])
+            if a == R or b == R:
+                out.append(plays[t][RIGHT][R])
+        return out
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.over or self.awaiting:
+            return []
+        s = self.turn
+        if seat is not None and seat != s:
+            return []
+        if self.left < 0:
+            opening = _OPENINGS[s]
+            return [opening[t] for t in tiles_of(self.hands[s])]
+        if self.must >= 0:
+            return list(self._placements(s, 1 << self.must))
+        mask = self.hands[s] & (MATCH[self.left] | MATCH[self.right])
+        if mask:
+            return list(self._placements(s, mask))
+        return [_DRAW[s] if self.bone else _PASS[s]]
+
+    def hand_tiles(self, seat: int) -> list[str]:
+        return [tile_str(t) for t in tiles_of(self.hands[seat])]
+
+    def line(self) -> list[tuple[int, int]]:
+        """The line left to right, each tile as it lies: ``[(6, 6), (6, 4), ...]``."""
+        return [divmod(x, 7) for x in reversed(self.line_left)] + [
+            divmod(x, 7) for x in self.line_right
+        ]
+
+    def count(self) -> int:
+        """The sum of the open ends (RULES.md §1 Count): doubles at an end count twice."""
+        if self.left < 0:
+            return 0
+        if len(self.line_left) + len(self.line_right) == 1:
+            return self.left + self.right  # a lone tile counts once
+        return (self.left << 1 if self.ldbl else self.left) + (
+            self.right << 1 if self.rdbl else self.right
+        )
+
+    # ------------------------------------------------------------ playing
+
+    def apply(self, action: Action) -> list[Event]:
+        if not isinstance(action, DominoAction):
+            raise IllegalAction(f"{action!r} is not a dominoes action")
+        s = action.seat
+        kind = action.type
+        if self.over:
+            raise IllegalAction(f"seat {s} cannot {kind}: the game is over")
+        if self.awaiting:
+            raise IllegalAction(f"seat {s} cannot {kind}: the next hand has not been dealt")
+        if s != self.turn:
+            raise IllegalAction(f"seat {s} cannot {kind}: it is seat {self.turn}'s turn")
+        # A queued deal whose opener contradicts the rules is refused when this
+        # action ends the hand; undo the half-played action then (replays only).
+        snapshot = (
+            self.clone()
+            if self._pending and (len(self.slots[s]) == 1 or len(self.bone) <= 1)
+            else None
+        )
+        try:
+            if kind == "play":
+                events = self._play(s, action)
+            elif kind == "draw":
+                events = self._draw(s)
+            else:
+                events = self._pass(s)
+        except IllegalAction:
+            if snapshot is not None:
+                self._restore(snapshot)
+            raise
+        if self._log is not None:
+            self._log.append(action)
+        return events
+
+    def _refuse_move(self, s: int, verb: str) -> None:
+        """Raise if seat ``s`` could place a tile (so it may not draw or pass)."""
+        if self.left < 0:
+            raise IllegalAction(f"seat {s} cannot {verb}: it opens the hand and must play a tile")
+        if self.must >= 0:
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: it must place the drawn tile {tile_str(self.must)}"
+            )
+        mask = self.hands[s] & (MATCH[self.left] | MATCH[self.right])
+        if mask:
+            t = (mask & -mask).bit_length() - 1
+            a, b = TILES[t]
+            end = "left" if self.left in (a, b) else "right"
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: {tile_str(t)} can be placed on the {end} end"
+            )
+
+    def _draw(self, s: int) -> list[Event]:
+        self._refuse_move(s, "draw")
+        if not self.bone:
+            raise IllegalAction(f"seat {s} cannot draw: the boneyard is empty, it must pass")
+        t = self.bone.pop()
+        self.hands[s] |= 1 << t
+        # Everybody now knows seat s held nothing matching either end.
+        x = (1 << self.left) | (1 << self.right)
+        slots = self.slots[s]
+        if slots and slots[0] & x != x:
+            slots[:] = [m | x for m in slots]
+        slots.append(0)
+        self._drew = True
+        a, b = TILES[t]
+        if self.left in (a, b) or self.right in (a, b):
+            self.must = t  # RULES.md §1 Play: the first playable drawn tile is placed at once
+        events: list[Event] = [
+            {
+                "type": "draw",
+                "seat": s,
+                "boneyard": len(self.bone),
+                "private": {s: {"tile": tile_str(t)}},
+            }
+        ]
+        if not self.bone and self.must < 0 and self._blocked():
+            events.extend(self._end_hand(None))
+        return events
+
+    def _pass(self, s: int) -> list[Event]:
+        self._refuse_move(s, "pass")
+        if self.bone:
+            raise IllegalAction(
+                f"seat {s} cannot pass: the boneyard still has {len(self.bone)} "
+                f"tile{'s' if len(self.bone) != 1 else ''}"
+            )
+        x = (1 << self.left) | (1 << self.right)
+        slots = self.slots[s]
+        if slots and slots[0] & x != x:
+            slots[:] = [m | x for m in slots]
+        self._drew = False
+        self.turn = (s + 1) % self.seats
+        return [{"type": "pass", "seat": s}]
+
+    def _play(self, s: int, action: DominoAction) -> list[Event]:
+        t = action.tile
+        hand = self.hands[s]
+        if not hand >> t & 1:
+            raise IllegalAction(f"seat {s} cannot play {tile_str(t)}: it does not hold that tile")
+        if self.must >= 0 and t != self.must:
+            raise IllegalAction(
+                f"seat {s} cannot play {tile_str(t)}: it must place the drawn tile "
+                f"{tile_str(self.must)} at once"
+            )
+        a, b = TILES[t]
+        dbl = a == b
+        L, R = self.left, self.right
+        if L < 0:
+            # RULES.md §4: the first tile as written sets the ends
+            self.left, self.right = action.a, action.b
+            self.ldbl = self.rdbl = dbl
+            self.line_right.append(action.a * 7 + action.b)
+            end = None
+        else:
+            fits_l = a == L or b == L
+            fits_r = a == R or b == R
+            end = action.end
+            if end is None:
+                if fits_l and fits_r:
+                    raise IllegalAction(
+                        f"seat {s} cannot play {tile_str(t)} without an end: "
+                        f"it fits both the left ({L}) and the right ({R}) end"
+                    )
+                if not (fits_l or fits_r):
+                    raise IllegalAction(
+                        f"seat {s} cannot play {tile_str(t)}: it matches neither end ({L} and {R})"
+                    )
+                end = LEFT if fits_l else RIGHT
+            elif end == LEFT and not fits_l:
+                raise IllegalAction(
+                    f"seat {s} cannot play {tile_str(t)} on the left end: it shows {L}"
+                )
+            elif end == RIGHT and not fits_r:
+                raise IllegalAction(
+                    f"seat {s} cannot play {tile_str(t)} on the right end: it shows {R}"
+                )
+            if end == LEFT:
+                other = b if a == L else a
+                self.line_left.append(other * 7 + L)
+                self.left = other
+                self.ldbl = dbl
+            else:
+                other = b if a == R else a
+                self.line_right.append(R * 7 + other)
+                self.right = other
+                self.rdbl = dbl
+        self.hands[s] = hand ^ (1 << t)
+        slots = self.slots[s]
+        if self._drew or not slots[0]:
+            slots.pop()  # the drawn tile, or any slot when nothing is known
+        else:
+            pm = PIP_MASK[t]
+            for i, m in enumerate(slots):
+                if not m & pm:
+                    del slots[i]
+                    break
+        self.must = -1
+        self._drew = False
+        count = self.count()
+        credit = count if count and count % 5 == 0 else 0
+        event: Event = {
+            "type": "play",
+            "seat": s,
+            "tile": tile_str(t),
+            "end": None if end is None else END_NAMES[end],
+            "count": count,
+            "credit": credit,
+        }
+        events = [event]
+        if credit:
+            self.scores[s] += credit
+            self.credits[s] += credit
+            if self.scores[s] >= self.target:
+                # RULES.md §1 Immediate end: no subtraction follows
+                self.over = True
+                self.winner = s
+                events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
+                return events
+        if not self.hands[s]:
+            events.extend(self._end_hand(s))
+        elif not self.bone and self._blocked():
+            events.extend(self._end_hand(None))
+        else:
+            self.turn = (s + 1) % self.seats
+        return events
+
+    def _blocked(self) -> bool:
+        ends = MATCH[self.left] | MATCH[self.right]
+        return not any(h & ends for h in self.hands)
+
+    def _end_hand(self, winner: int | None) -> list[Event]:
+        # RULES.md §1 End of hand: each player loses their own pips, rounded to five
+        hands = [tiles_of(h) for h in self.hands]
+        pips = [sum(TILE_SUM[t] for t in h) for h in hands]
+        subtract = [round_to_five(p) for p in pips]
+        for s, x in enumerate(subtract):
+            self.scores[s] -= x
+        summary: JSON = {
+            "type": "hand_end",
+            "hand": self.hand_no,
+            "reason": "domino" if winner is not None else "blocked",
+            "winner": winner,
+            "hands": [[tile_str(t) for t in h] for h in hands],
+            "pips": pips,
+            "subtract": subtract,
+            "scores": self.scores[:],
+        }
+        self.last_hand = summary
+        self.turn = -1
+        return [summary, *self._next_hand(winner)]
+
+    # ---------------------------------------------------------------- views
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees: public table, its own tiles, its legal moves."""
+        v: View = {
+            "game": self.game,
+            "seat": seat,
+            "seats": self.seats,
+            "settings": dict(self.settings),
+            "hand_no": self.hand_no,
+            "scores": self.scores[:],
+            "target": self.target,
+            "opener": self.opener,
+            "turn": self.turn if self.to_act else None,
+            "to_act": list(self.to_act),
+            "line": [f"{a}-{b}" for a, b in self.line()],
+            "doubles_at_ends": [self.ldbl, self.rdbl] if self.left >= 0 else [False, False],
+            "ends": [self.left, self.right] if self.left >= 0 else None,
+            "count": self.count(),
+            "boneyard": len(self.bone),
+            "hand_sizes": [len(x) for x in self.slots],
+            # public knowledge: per hidden tile, the pips its holder showed not to hold
+            "excluded": [[_pips(m) for m in x] for x in self.slots],
+            "drawn_must_play": seat == self.turn and self.must >= 0,
+            "over": self.over,
+            "winner": self.winner,
+            "last_hand": self.last_hand,
+        }
+        if seat is not None:
+            v["hand"] = self.hand_tiles(seat)
+            v["drawn"] = tile_str(self.must) if seat == self.turn and self.must >= 0 else None
+            v["legal"] = [a.to_json() for a in self.legal_actions(seat)]
+        return v
+
+    @classmethod
+    def sample(cls, view: View, rng: random.Random) -> Self:
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("a spectator's view has no seat to sample for")
+        seats = view["seats"]
+        state = cls(seats, view["settings"], (), rng, log=False)
+        state.scores = list(view["scores"])
+        state.hand_no = view["hand_no"]
+        state.over = view["over"]
+        state.winner = view["winner"]
+        state.last_hand = view["last_hand"]
+        state.opener = view["opener"]
+        state.turn = view["turn"] if view["turn"] is not None else -1
+        if state.over:
+            return state
+        own = 0
+        for text in view["hand"]:
+            own |= 1 << tile_id(text)
+        placed = 0
+        line = view["line"]
+        for text in line:
+            placed |= 1 << tile_id(text)
+        if line:
+            first = len(line) - 1
+            # The first tile's position is not in the view; any split gives the same ends.
+            state.line_left = [int(x[0]) * 7 + int(x[2]) for x in reversed(line[:first])]
+            state.line_right = [int(line[first][0]) * 7 + int(line[first][2])]
+            state.left, state.right = view["ends"]
+            state.ldbl, state.rdbl = view["doubles_at_ends"]
+        excluded = [[_mask(p) for p in x] for x in view["excluded"]]
+        unknown = tiles_of(ALL_TILES & ~own & ~placed)
+        if view["drawn"] is not None:
+            state.must = tile_id(view["drawn"])
+            state._drew = True
+        assignment = _assign(unknown, excluded, seat, rng)
+        state.hands = [own if s == seat else 0 for s in range(seats)]
+        for s, tiles in enumerate(assignment):
+            for t in tiles:
+                state.hands[s] |= 1 << t
+        state.slots = [m[:] for m in excluded]
+        used = {t for tiles in assignment for t in tiles}
+        state.bone = [t for t in unknown if t not in used]
+        rng.shuffle(state.bone)
+        return state
+
+    @property
+    def deals_used(self) -> list[Any]:
+        return list(self._deals or [])
+
+    @property
+    def actions_played(self) -> list[Action]:
+        return list(self._log or [])
+
+
+def _pips(mask: int) -> list[int]:
+    return [p for p in range(7) if mask >> p & 1]
+
+
+def _mask(pips: list[int]) -> int:
+    m = 0
+    for p in pips:
+        m |= 1 << p
+    return m
+
+
+def _assign(
+    unknown: list[int], excluded: list[list[int]], seat: int, rng: random.Random
+) -> list[list[int]]:
+    """Deal ``unknown`` tiles to the other seats' hidden slots, respecting exclusions.
+
+    Most constrained slots first, a random compatible tile each; retried on a
+    dead end. The true hands always satisfy the exclusions, so a solution exists.
+    """
+    slots = [(m, s) for s, ms in enumerate(excluded) if s != seat for m in ms]
+    slots.sort(key=lambda x: -bin(x[0]).count("1"))
+    for _ in range(200):
+        pool = unknown[:]
+        out: list[list[int]] = [[] for _ in excluded]
+        for m, s in slots:
+            fits = [i for i, t in enumerate(pool) if not PIP_MASK[t] & m] if m else None
+            if fits is not None and not fits:
+                break
+            i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
+            out[s].append(pool[i])
+            pool[i] = pool[-1]
+            pool.pop()
+        else:
+            return out
+    raise ValueError("no deal of the unknown tiles fits what the view shows")
