@@ -38,6 +38,10 @@ def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
     return size
 
 
+#: random play may never reach the target (dominoes subtracts); start afresh after this
+HAND_CAP = 100
+
+
 def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
     """Random self-play through the protocol for ``seconds``; counts hands and actions."""
     rng = random.Random(seed)
@@ -48,8 +52,8 @@ def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -
     state = cls.new(seats, seed=rng.randrange(1 << 30))
     while True:
         for _ in range(200):
-            if state.over:
-                hands += state.hand_no + 1
+            if state.over or state.hand_no >= HAND_CAP:
+                hands += state.hand_no + (1 if state.over else 0)
                 games += 1
                 state = cls.new(seats, seed=rng.randrange(1 << 30))
             state.apply(choice(state.legal_actions()))
@@ -63,7 +67,7 @@ def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -
         "hands_per_second": round(hands / elapsed, 1),
         "actions_per_second": round(actions / elapsed, 1),
         "games": games,
-        "state_bytes": deep_sizeof(state),
+        "state_bytes": deep_sizeof(state.clone()),
     }
 
 

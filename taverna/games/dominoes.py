@@ -61,10 +61,12 @@ def tile_id(text: str) -> int:
     return _ID[(int(m[1]), int(m[2]))]
 
 
+TILE_STR = tuple(f"{b}-{a}" for a, b in TILES)
+
+
 def tile_str(tile: int) -> str:
     """A tile in canonical notation, high pip first: ``6-4``."""
-    a, b = TILES[tile]
-    return f"{b}-{a}"
+    return TILE_STR[tile]
 
 
 def tiles_of(mask: int) -> list[int]:
@@ -643,7 +645,7 @@ class Dominoes(State):
                 "type": "draw",
                 "seat": s,
                 "boneyard": len(self.bone),
-                "private": {s: {"tile": tile_str(t)}},
+                "private": {s: {"tile": TILE_STR[t]}},
             }
         ]
         if not self.bone and self.must < 0 and self._blocked():
@@ -729,12 +731,17 @@ class Dominoes(State):
                     break
         self.must = -1
         self._drew = False
-        count = self.count()
+        if end is None:
+            count = a + b  # RULES.md §1 Count: a lone tile counts once
+        else:
+            count = (self.left << 1 if self.ldbl else self.left) + (
+                self.right << 1 if self.rdbl else self.right
+            )
         credit = count if count and count % 5 == 0 else 0
         event: Event = {
             "type": "play",
             "seat": s,
-            "tile": tile_str(t),
+            "tile": TILE_STR[t],
             "end": None if end is None else END_NAMES[end],
             "count": count,
             "credit": credit,
