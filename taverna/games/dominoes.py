@@ -53,7 +53,7 @@ END_NAMES = ("left", "right")
 _TILE_RE = re.compile(r"^([0-6])-([0-6])$")
 
 
-def tile_id(text: str) -> int:
+def tile_id(text: object) -> int:
     """The id of a tile written ``a-b`` (either order); raises ValueError."""
     m = _TILE_RE.match(text) if isinstance(text, str) else None
     if m is None:
@@ -184,11 +184,11 @@ class Dominoes(State):
     max_seats: ClassVar[int] = 4
 
     __slots__ = (
+        "_deals",
         "_drew",
         "_log",
         "_pending",
         "_rng",
-        "_deals",
         "awaiting",
         "bone",
         "credits",
@@ -375,10 +375,13 @@ class Dominoes(State):
             end = END_NAMES.index(end_name)
         else:
             raise InvalidAction(f"end must be 'left' or 'right', not {end_name!r}")
+        assert isinstance(text, str)
         return DominoAction(seat, "play", int(text[0]), int(text[2]), end)
 
     @classmethod
-    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> DominoDeal:
+    def parse_deal(
+        cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int
+    ) -> DominoDeal:
         where = f"deal {index}"
         if not isinstance(obj, dict):
             raise MalformedRecord(f"{where} must be an object with hands, boneyard and opener")
@@ -510,7 +513,9 @@ class Dominoes(State):
                 "opener": opener,
                 "boneyard": len(self.bone),
                 "hand_sizes": [k] * self.seats,
-                "private": {s: {"tiles": [tile_str(t) for t in h]} for s, h in enumerate(deal.hands)},
+                "private": {
+                    s: {"tiles": [tile_str(t) for t in h]} for s, h in enumerate(deal.hands)
+                },
             }
         ]
 
