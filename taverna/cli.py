@@ -30,10 +30,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if status == MALFORMED and len(args.files) == 1:
             print(f"taverna replay: {name}: {result['malformed']}", file=sys.stderr)
         if args.pretty:
-            json.dump(result, out, ensure_ascii=False, indent=2)
+            out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         else:
-            json.dump(result, out, ensure_ascii=False, separators=(",", ":"))
-        out.write("\n")
+            out.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
         worst = max(worst, status)
     return worst
 
@@ -84,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`): not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
