@@ -43,6 +43,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return run_bench(args.game, seconds=args.seconds, as_json=args.json, seats=args.seats)
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import main as simulate_main
+
+    return simulate_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taverna",
@@ -73,6 +79,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=str, default=None, help="comma-separated seat counts")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser(
+        "simulate",
+        help="a tournament between bots, with win rates and ratings",
+        description=(
+            "Play N games between bots, rotating seats (or pairs in Mus), and report wins, "
+            "win rate with a 95%% interval, mean score, time per decision and an Elo-style rating."
+        ),
+    )
+    p.add_argument("game", help="dominoes, cards or mus")
+    p.add_argument(
+        "--bots", required=True, help="bots per seat (Mus: per pair), e.g. expert,greedy"
+    )
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--seats", type=int, default=None, help="seat count (default: one per bot)")
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="a table setting, e.g. target=100"
+    )
+    p.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="a bot option, e.g. iterations=500"
+    )
+    p.add_argument(
+        "--max-hands", type=int, default=100, help="hands before a game is a draw (default 100)"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_simulate)
     return parser
 
 
