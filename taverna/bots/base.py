@@ -46,7 +46,7 @@ class Bot(ABC):
     @staticmethod
     def must_act(view: View) -> bool:
         """Whether the seat is obliged to act (its turn), not just allowed to."""
-        return view.get("turn") == view["seat"]
+        return bool(view.get("turn") == view["seat"])
 
     @abstractmethod
     def choose(self, view: View) -> Action | None:

@@ -48,8 +48,16 @@ def rollout_step(state: State, rng: random.Random) -> None:
 
 
 def register(game: str, **fns: Any) -> None:
+    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=."""
+    tables: dict[str, dict[str, Any]] = {
+        "greedy": GREEDY,
+        "optional": OPTIONAL,
+        "rollout": ROLLOUT,
+        "standing": STANDING,
+        "actor": ACTOR,
+    }
     for kind, fn in fns.items():
-        {"greedy": GREEDY, "optional": OPTIONAL, "rollout": ROLLOUT}[kind][game] = fn
+        tables[kind][game] = fn
 
 
 # ------------------------------------------------------------ search hooks
