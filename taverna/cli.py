@@ -49,6 +49,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return simulate_main(args)
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .play import main as play_main
+
+    return play_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taverna",
@@ -108,6 +114,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description="Play in the terminal: pick moves by number; ? for help, q to quit.",
+    )
+    p.add_argument("game", help="dominoes, cards or mus")
+    p.add_argument("--seats", type=int, default=None, help="seat count (default 2; Mus 4)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument(
+        "--bots", default="greedy", help="bot level(s) for the other seats (default greedy)"
+    )
+    p.add_argument("--seed", type=int, default=None, help="a seed for a reproducible game")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a table setting")
+    p.set_defaults(func=_cmd_play)
     return parser
 
 
