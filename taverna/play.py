@@ -71,9 +71,10 @@ def render_dominoes(view: View) -> Any:
     for s in range(view["seats"]):
         marker = "▶ " if view["turn"] == s else "  "
         you = f" (seat {s})" if s == me else ""
+        sheet = score_sheet(view["scores"][s])
         body.append(
             f"{marker}{names[s]}{you}: {view['scores'][s]} points, "
-            f"{view['hand_sizes'][s]} tiles{'  ' + score_sheet(view['scores'][s]) if view['scores'][s] > 0 else ''}\n"
+            f"{view['hand_sizes'][s]} tiles  {sheet}\n"
         )
     body.append(f"\nTarget {view['target']} · boneyard {view['boneyard']} · ")
     body.append(f"count of the open ends: {view['count']}\n\n")
