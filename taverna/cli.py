@@ -55,12 +55,51 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_main(args)
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.config import Config
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    config = Config()
+    if args.database:
+        config.database_url = args.database
+    if args.bot_delay is not None:
+        config.bot_delay = args.bot_delay
+    print(f"Taverna at http://{args.host}:{args.port}  (database {config.database_url})")
+    uvicorn.run(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taverna",
         description="Taverna: Muggins dominoes, Muggins cards and Mus — engines, records, bots.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "serve",
+        help="run the club: lobby, tables, live play, web client",
+        description="Run the Taverna server (TAVERNA_DATABASE_URL, default sqlite:///taverna.db).",
+    )
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--database", default=None, help="database URL (sqlite:///… or postgresql://…)")
+    p.add_argument("--bot-delay", type=float, default=None, help="seconds bots wait before moving")
+    p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser(
         "replay",

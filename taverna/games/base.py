@@ -215,6 +215,12 @@ class State(ABC):
     def to_act(self) -> tuple[int, ...]:
         """The seats that hold a right to act now (empty when over or awaiting a deal)."""
 
+    @property
+    def turn_seat(self) -> int | None:
+        """The seat that must act now; other seats in :attr:`to_act` only may (claims, calls)."""
+        acting = self.to_act
+        return acting[0] if len(acting) == 1 else None
+
     @abstractmethod
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (all acting seats when ``None``)."""
