@@ -336,13 +336,10 @@ def create_app(config: Config | None = None) -> FastAPI:
                 text = await _receive_text(websocket)
                 if text is None:
                     break
-                if len(text.encode()) > config.max_message:
-                    conn.send(
-                        _error(
-                            "too_large",
-                            f"message of {len(text.encode())} bytes; the limit is {config.max_message}",
-                        )
-                    )
+                size = len(text.encode())
+                if size > config.max_message:
+                    limit = config.max_message
+                    conn.send(_error("too_large", f"message of {size} bytes; the limit is {limit}"))
                     continue
                 try:
                     msg = json.loads(text)

@@ -374,15 +374,15 @@ class Room:
                 if not ok:
                     log.error("table %s: bot of seat %d was refused: %s", self.table.id, seat, why)
                 return
-        if turn is not None and turn not in self.bots:
-            if self.deadline is not None and time.time() >= self.deadline - 0.01:
-                stand_in = make_bot(
-                    self.config.stand_in_bot, self.cls, turn, seed=self.rng.randrange(1 << 30)
-                )
-                action = stand_in.choose(self._view(turn))
-                if action is not None:
-                    await self.submit(turn, action.to_json(), source="timeout")
-                    return
+        timed_out = self.deadline is not None and time.time() >= self.deadline - 0.01
+        if turn is not None and turn not in self.bots and timed_out:
+            stand_in = make_bot(
+                self.config.stand_in_bot, self.cls, turn, seed=self.rng.randrange(1 << 30)
+            )
+            action = stand_in.choose(self._view(turn))
+            if action is not None:
+                await self.submit(turn, action.to_json(), source="timeout")
+                return
         self._schedule()
 
 
