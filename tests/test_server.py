@@ -1,4 +1,4 @@
-"""The server, for real: uvicorn in a subprocess, HTTP and WebSocket clients, SQLite and PostgreSQL."""
+"""The server for real: uvicorn in a subprocess, HTTP and WebSocket clients, two databases."""
 
 from __future__ import annotations
 
