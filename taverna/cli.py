@@ -38,6 +38,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.game == "server":
+        from .bench_server import run_server_bench
+
+        return run_server_bench(
+            tables=args.tables,
+            seconds=args.seconds if args.seconds_given else 20.0,
+            connections=args.connections,
+            database=args.database,
+            as_json=args.json,
+            think=args.think,
+        )
     from .bench import run_bench
 
     return run_bench(args.game, seconds=args.seconds, as_json=args.json, seats=args.seats)
@@ -119,10 +130,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure an engine's speed with random self-play",
         description="Random self-play through the game protocol; prints hands/s and actions/s.",
     )
-    p.add_argument("game", help="dominoes, cards or mus")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per seat count (default 3)")
+    p.add_argument("game", help="dominoes, cards, mus, or server")
+    p.add_argument(
+        "--seconds", type=float, default=None, help="time per seat count (default 3; server 20)"
+    )
     p.add_argument("--seats", type=str, default=None, help="comma-separated seat counts")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--tables", type=int, default=500, help="server: concurrent tables (500)")
+    p.add_argument(
+        "--connections", type=int, default=2000, help="server: connections held open (2000)"
+    )
+    p.add_argument("--database", default=None, help="server: database URL (default temp SQLite)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="server: players' mean think time, s (1; 0: flat out)",
+    )
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser(
@@ -174,6 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "bench":
+        args.seconds_given = args.seconds is not None
+        if args.seconds is None:
+            args.seconds = 3.0
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
