@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taverna.games.dominoes import N_TILES, Dominoes, DominoAction, tile_id, tile_str
+from taverna.games.dominoes import N_TILES, DominoAction, Dominoes, tile_id, tile_str
 
 
 def deal(
