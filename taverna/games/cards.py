@@ -83,6 +83,22 @@ ALL_CARDS = (1 << N_CARDS) - 1
 #: FIT[g]: the cards worth at most g (g = limit - total, 0..31)
 FIT: tuple[int, ...] = tuple(ALL_CARDS if g >= 10 else (1 << 4 * g) - 1 for g in range(32))
 
+
+def _scoring_masks(limit: int) -> tuple[int, ...]:
+    """SCORING[limit][total]: the cards that, played on ``total``, score (RULES.md §2)."""
+    out = []
+    for total in range(limit + 1):
+        m = 0
+        for c in range(N_CARDS):
+            t = total + VALUE[c]
+            if t == limit or (t < limit and t % 5 == 0):
+                m |= 1 << c
+        out.append(m)
+    return tuple(out)
+
+
+SCORING = {limit: _scoring_masks(limit) for limit in (21, 31)}
+
 SETTINGS_DEFAULTS: dict[str, Any] = {
     "target": 61,
     "limit": 31,
@@ -160,10 +176,12 @@ class CardAction(Action):
 
 #: prebuilt actions, so legal_actions allocates nothing but its list
 _PLAY = [
-    [[CardAction(s, "play", c, False), CardAction(s, "play", c, True)] for c in range(N_CARDS)]
+    [(CardAction(s, "play", c, False), CardAction(s, "play", c, True)) for c in range(N_CARDS)]
     for s in range(4)
 ]
 _GO = [CardAction(s, "go") for s in range(4)]
+#: _ORDER[n][first]: every seat of n, starting at first
+_ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
 _CLAIM = [CardAction(s, "claim") for s in range(4)]
 _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
 
@@ -496,22 +514,27 @@ class Cards(State):
         Tied seats draw again among themselves; suits never matter.
         """
         candidates = list(range(self.seats))
+        randrange = rng.randrange
         while len(candidates) > 1:
-            drawn = rng.sample(range(N_CARDS), len(candidates))
-            best = max(c // 4 for c in drawn)
+            drawn: list[int] = []  # distinct cards from one deck
+            while len(drawn) < len(candidates):
+                c = randrange(N_CARDS)
+                if c not in drawn:
+                    drawn.append(c)
+            best = max(drawn) // 4
             candidates = [s for s, c in zip(candidates, drawn, strict=True) if c // 4 == best]
         return candidates[0]
 
     def _random_deal(self, rng: random.Random, dealer: int) -> CardDeal:
-        # RULES.md §2 Deal: one card at a time, starting at the dealer's left.
-        # The cut of a shuffled deck leaves it uniformly shuffled, so it is not drawn.
+        # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
+        # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
+        # leaves it uniformly shuffled, so it is not drawn.
         deck = list(range(N_CARDS))
         rng.shuffle(deck)
-        n, k = self.seats, self.hs
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n * k):
-            hands[(dealer + 1 + i) % n].append(deck[i])
-        return CardDeal(tuple(tuple(h) for h in hands), tuple(deck[n * k :]), dealer)
+        n = self.seats
+        dealt = n * self.hs
+        hands = tuple(tuple(deck[(s - dealer - 1) % n : dealt : n]) for s in range(n))
+        return CardDeal(hands, tuple(deck[dealt:]), dealer)
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
@@ -599,55 +622,44 @@ class Cards(State):
             return ()
         if self.pend_seat < 0:
             return (self.turn,) if self.turn >= 0 else ()
-        n = self.seats
-        first = self.turn if self.turn >= 0 else 0
-        return tuple((first + i) % n for i in range(n))
-
-    def _is_final(self, s: int, hand: int) -> bool:
-        """Would playing ``hand``'s only card end the round? (RULES.md §2 Closing a pile)"""
-        return self.held == 1 and hand & (hand - 1) == 0 and (not self.draws or not self.stock)
-
-    def _turn_actions(self, s: int) -> list[Action]:
-        hand = self.hands[s]
-        total = self.total
-        fits = hand & FIT[self.limit - total]
-        if not fits:
-            return [_GO[s]]
-        plays = _PLAY[s]
-        out: list[Action] = []
-        if not self.muggins:
-            while fits:
-                low = fits & -fits
-                out.append(plays[low.bit_length() - 1][0])
-                fits ^= low
-            return out
-        limit = self.limit
-        last_claimable = self.mol and self._is_final(s, hand)
-        while fits:
-            low = fits & -fits
-            c = low.bit_length() - 1
-            fits ^= low
-            pair = plays[c]
-            out.append(pair[0])
-            t = total + VALUE[c]
-            if t % 5 == 0 or t == limit or last_claimable:
-                out.append(pair[1])
-        return out
+        return _ORDER[self.seats][self.turn if self.turn >= 0 else 0]
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         if self.over:
             return []
         turn = self.turn
         ps = self.pend_seat
-        if seat is None:
-            out = self._turn_actions(turn) if turn >= 0 else []
-            if ps >= 0:
-                for j in self.to_act:
-                    out.append(_CLAIM[j] if j == ps else _MUGGINS[j])
-            return out
-        out = self._turn_actions(seat) if seat == turn else []
+        if seat is not None and seat != turn:
+            if ps < 0:
+                return []
+            return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
+        out: list[Action] = []
+        if turn >= 0:
+            total = self.total
+            limit = self.limit
+            fits = self.hands[turn] & FIT[limit - total]
+            if not fits:
+                out.append(_GO[turn])
+            else:
+                plays = _PLAY[turn]
+                if not self.muggins:
+                    claimable = 0
+                elif self.mol and self.held == 1 and (not self.draws or not self.stock):
+                    claimable = fits  # the round's final card scores 'last', to be claimed
+                else:
+                    claimable = fits & SCORING[limit][total]
+                append = out.append
+                while fits:
+                    low = fits & -fits
+                    fits ^= low
+                    pair = plays[low.bit_length() - 1]
+                    append(pair[0])
+                    if low & claimable:
+                        append(pair[1])
         if ps >= 0:
-            out.append(_CLAIM[seat] if seat == ps else _MUGGINS[seat])
+            # RULES.md §2 muggins rule: the scorer may claim, the others call
+            for j in self.to_act if seat is None else (seat,):
+                out.append(_CLAIM[j] if j == ps else _MUGGINS[j])
         return out
 
     def hand_cards(self, seat: int) -> list[str]:
@@ -739,7 +751,7 @@ class Cards(State):
             )
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
         points = 2 if t == limit else t if t % 5 == 0 else 0
-        final = self._is_final(s, hand)
+        final = self.held == 1 and (not self.draws or not self.stock)
         claim = action.claim
         if claim:
             if not self.muggins:
@@ -794,11 +806,22 @@ class Cards(State):
                 event["pending"] = points
                 self.pend_seat = s
                 self.pend = [points]
-        if self.draws:
+        stock = self.stock
+        if stock and self.draws:
             # RULES.md §2 Play: draw back up to hand_size while the stock lasts
-            stock = self.stock
             while stock and hands[s].bit_count() < self.hs:
-                self._draw(s, events)
+                d = stock.pop()
+                hands[s] |= 1 << d
+                self.held += 1
+                slots.append(0)
+                events.append(
+                    {
+                        "type": "draw",
+                        "seat": s,
+                        "stock": len(stock),
+                        "private": {s: {"card": CARD_STR[d]}},
+                    }
+                )
         if final:
             # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or the limit's 2
             last = 0 if t == limit else 1
@@ -839,7 +862,10 @@ class Cards(State):
                 }
             )
         else:
-            self.turn = self._next_active(s)
+            j = s + 1
+            if j == self.seats:
+                j = 0
+            self.turn = j if hands[j] else self._next_active(s)
         return events
 
     def _new_pile(self, last: int) -> int:
