@@ -730,89 +730,104 @@ class Cards(State):
             }
         )
 
+    def _refuse_play(self, s: int, c: int) -> None:
+        if s != self.turn:
+            self._refuse_turn(s, f"play {CARD_STR[c]}")
+        if not self.hands[s] >> c & 1:
+            raise IllegalAction(f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card")
+        raise IllegalAction(
+            f"seat {s} cannot play {CARD_STR[c]}: its {VALUE[c]} would take the total "
+            f"{self.total} over {self.limit}"
+        )
+
+    def _refuse_claim(self, s: int, c: int, t: int) -> None:
+        if not self.muggins:
+            raise IllegalAction(
+                f"seat {s} cannot claim with {CARD_STR[c]}: this table plays No-Muggins, "
+                "scores are credited automatically"
+            )
+        raise IllegalAction(
+            f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing"
+        )
+
     def _play(self, action: CardAction) -> list[Event]:
         s = action.seat
         c = action.card
-        if s != self.turn:
-            self._refuse_turn(s, f"play {CARD_STR[c]}")
-        bit = 1 << c
         hands = self.hands
         hand = hands[s]
-        if not hand & bit:
-            raise IllegalAction(f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card")
-        v = VALUE[c]
-        total = self.total
-        t = total + v
+        total = self.total + VALUE[c]
         limit = self.limit
-        if t > limit:
-            raise IllegalAction(
-                f"seat {s} cannot play {CARD_STR[c]}: its {v} would take the total "
-                f"{total} over {limit}"
-            )
+        if s != self.turn or not hand >> c & 1 or total > limit:
+            self._refuse_play(s, c)
+        stock = self.stock
+        held = self.held - 1
+        draws = self.draws
+        # RULES.md §2 Closing a pile: the round's final card leaves nothing to hold or draw
+        final = not held and (not stock or not draws)
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
-        points = 2 if t == limit else t if t % 5 == 0 else 0
-        final = self.held == 1 and (not self.draws or not self.stock)
+        points = 2 if total == limit else total if total % 5 == 0 else 0
         claim = action.claim
-        if claim:
-            if not self.muggins:
-                raise IllegalAction(
-                    f"seat {s} cannot claim with {CARD_STR[c]}: this table plays No-Muggins, "
-                    "scores are credited automatically"
-                )
-            if not points and not (final and t != limit and self.mol):
-                raise IllegalAction(
-                    f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing"
-                )
+        if claim and (not self.muggins or not (points or (final and total != limit and self.mol))):
+            self._refuse_claim(s, c, total)
         events: list[Event] = []
         if self.pend_seat >= 0:
             self._close_window(events)
-        hands[s] = hand ^ bit
-        self.held -= 1
+        hand ^= 1 << c
+        hands[s] = hand
+        self.held = held
         self.pile.append(c)
-        self.total = t
+        self.total = total
         self.last = s
         self.gone = 0
         slots = self.slots[s]
-        if slots[0] == 0:
-            slots.pop()
-        else:
-            # the card came from a hidden card known to be worth at least m <= v;
-            # dropping the tightest such bound keeps the rest true (slots run high to low)
+        if slots[0]:
+            # the card came from a hidden card known to be worth at least m <= its
+            # value; dropping the tightest such bound keeps the rest true (high to low)
+            v = VALUE[c]
             for i, m in enumerate(slots):
                 if m <= v:
                     del slots[i]
                     break
             else:
                 slots.pop()
+        else:
+            slots.pop()
         event: Event = {
             "type": "play",
             "seat": s,
             "card": CARD_STR[c],
-            "total": t,
+            "total": total,
             "points": points,
             "credit": 0,
         }
-        if claim:
-            event["claim"] = True
         events.append(event)
         if points:
-            if claim or not self.muggins:
+            if claim:
+                event["claim"] = True
                 event["credit"] = points
                 self.scores[s] += points
                 if self.scores[s] >= self.target:
                     self._win(s, events)
                     return events
-            else:
+            elif self.muggins:
                 event["pending"] = points
                 self.pend_seat = s
                 self.pend = [points]
-        stock = self.stock
-        if stock and self.draws:
+            else:
+                event["credit"] = points
+                self.scores[s] += points
+                if self.scores[s] >= self.target:
+                    self._win(s, events)
+                    return events
+        elif claim:
+            event["claim"] = True
+        if stock and draws:
             # RULES.md §2 Play: draw back up to hand_size while the stock lasts
-            while stock and hands[s].bit_count() < self.hs:
+            size = self.hs
+            while stock and hand.bit_count() < size:
                 d = stock.pop()
-                hands[s] |= 1 << d
-                self.held += 1
+                hand |= 1 << d
+                held += 1
                 slots.append(0)
                 events.append(
                     {
@@ -822,40 +837,18 @@ class Cards(State):
                         "private": {s: {"card": CARD_STR[d]}},
                     }
                 )
+            hands[s] = hand
+            self.held = held
         if final:
-            # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or the limit's 2
-            last = 0 if t == limit else 1
-            close: Event = {
-                "type": "pile_closed",
-                "reason": "last-card",
-                "seat": s,
-                "total": t,
-                "last": last,
-                "credit": 0,
-            }
-            events.append(close)
-            if last:
-                if self.mol and not claim:
-                    close["pending"] = last
-                    if self.pend_seat != s:
-                        self.pend_seat = s
-                        self.pend = []
-                    self.pend.append(last)
-                else:
-                    close["credit"] = last
-                    self.scores[s] += last
-                    if self.scores[s] >= self.target:
-                        self._win(s, events)
-                        return events
-            self._end_round(events)
-        elif t == limit:
+            self._close_final(s, total, claim, events)
+        elif total == limit:
             # RULES.md §2 Closing a pile: exactly the limit closes it at once
             events.append(
                 {
                     "type": "pile_closed",
                     "reason": "limit",
                     "seat": s,
-                    "total": t,
+                    "total": total,
                     "last": 0,
                     "credit": 0,
                     "leader": self._new_pile(s),
@@ -867,6 +860,33 @@ class Cards(State):
                 j = 0
             self.turn = j if hands[j] else self._next_active(s)
         return events
+
+    def _close_final(self, s: int, total: int, claim: bool, events: list[Event]) -> None:
+        # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or only the limit's 2
+        last = 0 if total == self.limit else 1
+        close: Event = {
+            "type": "pile_closed",
+            "reason": "last-card",
+            "seat": s,
+            "total": total,
+            "last": last,
+            "credit": 0,
+        }
+        events.append(close)
+        if last:
+            if self.mol and not claim:
+                close["pending"] = last
+                if self.pend_seat != s:
+                    self.pend_seat = s
+                    self.pend = []
+                self.pend.append(last)
+            else:
+                close["credit"] = last
+                self.scores[s] += last
+                if self.scores[s] >= self.target:
+                    self._win(s, events)
+                    return
+        self._end_round(events)
 
     def _new_pile(self, last: int) -> int:
         # RULES.md §2 Closing a pile: led by the first active player after the last card's
@@ -900,11 +920,14 @@ class Cards(State):
         events.append({"type": "go", "seat": s, "total": total})
         if self.draws and self.stock:
             self._draw(s, events)  # RULES.md §2 Play: a go draws one card while any is left
-        self.gone |= 1 << s
-        gone = self.gone
-        hands = self.hands
-        if any(hands[j] and not gone >> j & 1 for j in range(self.seats)):
-            self.turn = self._next_active(s)
+        gone = self.gone | 1 << s
+        self.gone = gone
+        # The gos since the last card run round the active seats in turn order, and
+        # nobody becomes active or inactive during such a run (only plays empty a
+        # hand), so every active seat has said go exactly when the next one has.
+        nxt = self._next_active(s)
+        if not gone >> nxt & 1:
+            self.turn = nxt
             return events
         # RULES.md §2 Closing a pile: every active player said go: 'last' 1
         last = self.last
