@@ -53,8 +53,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from .base import (
     JSON,
@@ -189,8 +188,7 @@ _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
 # ------------------------------------------------------------------ deals
 
 
-@dataclass(frozen=True, slots=True)
-class CardDeal:
+class CardDeal(NamedTuple):
     """One round's deal: ``hands`` (card ids), ``stock`` (top first), ``dealer``."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -554,17 +552,20 @@ class Cards(State):
         return self.awaiting
 
     def _check_deal(self, deal: CardDeal) -> None:
-        where = f"deal {self.hand_no + 1}"
         if self.dealer < 0:
             if deal.dealer is None:
-                raise IllegalAction(f"{where} must name the dealer (the first high-card draw)")
+                raise IllegalAction(
+                    f"deal {self.hand_no + 1} must name the dealer (the first high-card draw)"
+                )
         elif deal.dealer is not None and deal.dealer != (self.dealer + 1) % self.seats:
             raise IllegalAction(
-                f"{where} names dealer {deal.dealer}, but the deal passes to the next seat: "
-                f"seat {(self.dealer + 1) % self.seats} deals"
+                f"deal {self.hand_no + 1} names dealer {deal.dealer}, but the deal passes to "
+                f"the next seat: seat {(self.dealer + 1) % self.seats} deals"
             )
         if len(deal.hands) != self.seats or any(len(h) != self.hs for h in deal.hands):
-            raise IllegalAction(f"{where} must give {self.hs} cards to each of {self.seats} seats")
+            raise IllegalAction(
+                f"deal {self.hand_no + 1} must give {self.hs} cards to each of {self.seats} seats"
+            )
 
     def deal(self, deal: Any) -> list[Event]:
         if not self.awaiting:
@@ -579,18 +580,24 @@ class Cards(State):
         self.dealer = (
             deal.dealer if self.dealer < 0 and deal.dealer is not None else (self.dealer + 1)
         ) % self.seats
-        self._reset_round()
         self.awaiting = False
         self.hand_no += 1
         k = self.hs
-        for s, h in enumerate(deal.hands):
+        hands = []
+        for h in deal.hands:
             m = 0
             for c in h:
                 m |= 1 << c
-            self.hands[s] = m
-            self.slots[s] = [0] * k
+            hands.append(m)
+        self.hands = hands
+        self.slots = [[0] * k for _ in hands]
         self.held = k * self.seats
         self.stock = list(reversed(deal.stock))
+        self.pile = []
+        self.discards = []
+        self.total = 0
+        self.last = -1
+        self.gone = 0
         # RULES.md §2 Deal: the player after the dealer leads
         self.leader = self.turn = (self.dealer + 1) % self.seats
         if self._deals is not None:
