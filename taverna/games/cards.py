@@ -47,6 +47,34 @@ Readings of RULES.md §2 that the code relies on (each cited again where used):
   round until its first play or go, also while the next deal is awaited: the
   scorer may claim and the others may call then, so :attr:`to_act` is not
   empty while a deal is awaited with a score pending.
+* **A round of go** is every *active* seat saying go one after another since
+  the last card. A card drawn on a go does not give its player another turn
+  in that round: when the others have all said go too, the pile closes even
+  if that card would fit. The player of the last card, if still active, must
+  say go too (nobody needs to when the pile closes at the limit).
+* **The next pile's leader** is the first active seat after the player of the
+  last card, whichever way the pile closed; that is also where the turn
+  order leads, since gos run in turn order.
+* **No-Muggins** credits every score at once; ``claim`` (alone or with a
+  play) and ``muggins`` are then illegal. ``muggins_on_last`` without
+  ``muggins`` is refused as a setting.
+* **The first dealer** is the seat drawing the highest rank (K high, A low);
+  tied seats draw again. Deal 0 of a record names it, and since the deal
+  passes to the next seat each round every later dealer is known up front:
+  a later deal naming another seat makes the record malformed.
+* **Deal-Seven** never draws: the undealt cards stay out of play (the view's
+  ``stock`` still counts them) and the round ends when the hands are empty.
+
+Events (plain dicts; ``private`` parts per :func:`~taverna.games.base.event_for`):
+``deal`` (round, dealer, leader, stock, hand sizes; each seat's ``cards``
+privately), ``play`` (card, total, ``points`` it scored, ``credit`` credited
+now, ``pending`` left to claim, ``claim``), ``draw`` (stock left; the
+``card`` privately), ``go``, ``claim``, ``muggins`` (caller, ``from``,
+credit), ``lost`` (unclaimed points lost when the window closed),
+``pile_closed`` (reason ``limit``/``go``/``last-card``, the last card's
+player, ``last`` points, credit or pending, next ``leader``), ``round_end``,
+``game_end``. Every event with a ``credit`` credits its ``seat``, so the
+scores are always the sum of the credits.
 """
 
 from __future__ import annotations
