@@ -1084,3 +1084,30 @@ def test_record_actions_in_the_notation() -> None:
     assert action(1, "play", "10H").to_json() == {"seat": 1, "type": "play", "card": "10H"}
     for kind in ("go", "claim", "muggins"):
         assert action(2, kind).to_json() == {"seat": 2, "type": kind}
+
+
+# ---------------------------------------------------------------- protocol
+
+
+def test_a_deal_when_none_is_due_is_refused() -> None:
+    s = start(deal([H0, H1]))
+    d = Cards.parse_deal(deal([H0, H1], dealer=None), 2, Cards.check_settings(2, {}), 1)
+    with pytest.raises(IllegalAction, match="no deal is due"):
+        s.deal(d)
+
+
+def test_sample_needs_a_seat_and_keeps_the_view() -> None:
+    s = start(deal([H0, H1], stock_top=["2D", "3D"]))
+    play(s, 1, "10S")
+    with pytest.raises(ValueError):
+        Cards.sample(s.view(None), random.Random(1))
+    sampled = Cards.sample(s.view(0), random.Random(1))
+    assert sampled.view(0) == s.view(0)
+    assert sampled.actions_played == [] and sampled.deals_used == []
+
+
+def test_clone_keeps_no_record_and_plays_on_alone() -> None:
+    s = start(deal([H0, H1]))
+    c = s.clone()
+    play(c, 1, "10S")
+    assert c.actions_played == [] and s.to_act == (1,) and s.total == 0
