@@ -9,7 +9,12 @@ import json
 import random
 
 import pytest
-from cards_helpers import (
+
+from taverna.games import IllegalAction, MalformedRecord, SettingsError, event_for, get_game
+from taverna.games.cards import CARD_STR, VALUE, Cards, card_id
+from taverna.games.record import replay_text
+
+from .cards_helpers import (
     action,
     claim,
     credited,
@@ -21,10 +26,6 @@ from cards_helpers import (
     play_out,
     start,
 )
-
-from taverna.games import IllegalAction, MalformedRecord, SettingsError, event_for, get_game
-from taverna.games.cards import CARD_STR, VALUE, Cards, card_id
-from taverna.games.record import replay_text
 
 # two hands used by many tests: seat 0 deals, seat 1 leads
 H0 = ["5S", "10H", "KD", "2C", "3C"]
@@ -1111,3 +1112,10 @@ def test_clone_keeps_no_record_and_plays_on_alone() -> None:
     c = s.clone()
     play(c, 1, "10S")
     assert c.actions_played == [] and s.to_act == (1,) and s.total == 0
+
+
+def test_turn_seat_is_the_player_to_move_even_while_a_score_is_pending() -> None:
+    s = start(deal([H0, H1]))
+    assert s.turn_seat == 1
+    play(s, 1, "10S")
+    assert s.to_act == (0, 1) and s.turn_seat == 0

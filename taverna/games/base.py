@@ -120,6 +120,13 @@ class State(ABC):
     max_seats: ClassVar[int]
     #: the name of what one deal starts: "hand" or "round"
     deal_unit: ClassVar[str] = "hand"
+    #: how many sides play against each other, by seat count (None: one side per seat)
+    team_count: ClassVar[int | None] = None
+
+    @classmethod
+    def side_of(cls, seat: int) -> int:
+        """The side a seat plays for: its own seat, or its pair in a team game."""
+        return seat if cls.team_count is None else seat % cls.team_count
 
     seats: int
     settings: dict[str, Any]
@@ -207,6 +214,12 @@ class State(ABC):
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
         """The seats that hold a right to act now (empty when over or awaiting a deal)."""
+
+    @property
+    def turn_seat(self) -> int | None:
+        """The seat that must act now; other seats in :attr:`to_act` only may (claims, calls)."""
+        acting = self.to_act
+        return acting[0] if len(acting) == 1 else None
 
     @abstractmethod
     def legal_actions(self, seat: int | None = None) -> list[Action]:

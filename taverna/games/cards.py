@@ -659,6 +659,11 @@ class Cards(State):
             return (self.turn,) if self.turn >= 0 else ()
         return _ORDER[self.seats][self.turn if self.turn >= 0 else 0]
 
+    @property
+    def turn_seat(self) -> int | None:
+        """The seat whose turn it is (it must play or go); a claim or call is optional."""
+        return self.turn if self.turn >= 0 and not self.over else None
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         if self.over:
             return []

@@ -53,7 +53,7 @@ END_NAMES = ("left", "right")
 _TILE_RE = re.compile(r"^([0-6])-([0-6])$")
 
 
-def tile_id(text: str) -> int:
+def tile_id(text: object) -> int:
     """The id of a tile written ``a-b`` (either order); raises ValueError."""
     m = _TILE_RE.match(text) if isinstance(text, str) else None
     if m is None:
@@ -363,7 +363,7 @@ class Dominoes(State):
         extra = set(obj) - {"seat", "type", "tile", "end"}
         if extra:
             raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
-        text: Any = obj.get("tile")
+        text = obj.get("tile")
         try:
             tile_id(text)
         except ValueError as e:
@@ -375,6 +375,7 @@ class Dominoes(State):
             end = END_NAMES.index(end_name)
         else:
             raise InvalidAction(f"end must be 'left' or 'right', not {end_name!r}")
+        assert isinstance(text, str)
         return DominoAction(seat, "play", int(text[0]), int(text[2]), end)
 
     @classmethod

@@ -1,0 +1,85 @@
+"""What the bots know about Muggins dominoes (RULES.md §1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..games.base import Action, View
+from ..games.dominoes import LEFT, TILES, DominoAction, tile_id
+from . import heuristics
+
+if TYPE_CHECKING:
+    from .base import Bot
+
+ALL = frozenset(range(len(TILES)))
+
+
+def _end_value(pip: int, double: bool) -> int:
+    return pip * 2 if double else pip
+
+
+def _count_after(view: View, action: DominoAction) -> tuple[int, tuple[int, int, bool, bool]]:
+    """The count after ``action`` and the new ends (left, right, left double, right double)."""
+    a, b = action.a, action.b
+    dbl = a == b
+    if view["ends"] is None:
+        return a + b, (a, b, dbl, dbl)
+    left, right = view["ends"]
+    ldbl, rdbl = view["doubles_at_ends"]
+    if action.end == LEFT:
+        left, ldbl = a, dbl  # written as it lies: the outer half is the new left end
+    else:
+        right, rdbl = b, dbl
+    return _end_value(left, ldbl) + _end_value(right, rdbl), (left, right, ldbl, rdbl)
+
+
+def _best_reply(ends: tuple[int, int, bool, bool], tile: int) -> int:
+    """The most a reply with ``tile`` could score on these ends."""
+    left, right, ldbl, rdbl = ends
+    p, q = TILES[tile]
+    best = 0
+    for pip, outer_is_other in ((left, True), (right, False)):
+        for x, y in ((p, q), (q, p)):
+            if x != pip:
+                continue
+            dbl = x == y
+            if outer_is_other:
+                count = _end_value(y, dbl) + _end_value(right, rdbl)
+            else:
+                count = _end_value(left, ldbl) + _end_value(y, dbl)
+            if count % 5 == 0 and count > best:
+                best = count
+    return best
+
+
+def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
+    """Score now; then avoid setting up the next player, shed heavy tiles, keep variety."""
+    hand = {tile_id(t) for t in view["hand"]}
+    line = {tile_id(t) for t in view["line"]}
+    unknown = ALL - hand - line
+    nxt = (view["seat"] + 1) % view["seats"]
+    p_hold = view["hand_sizes"][nxt] / len(unknown) if unknown else 0.0
+    best: tuple[float, Action] | None = None
+    for action in legal:
+        assert isinstance(action, DominoAction)
+        if action.type != "play":
+            return action  # a draw or a pass is then the only move
+        count, ends = _count_after(view, action)
+        credit = count if count % 5 == 0 else 0
+        risk = p_hold * sum(_best_reply(ends, u) for u in unknown)
+        rest = hand - {action.tile}
+        variety = len({pip for t in rest for pip in TILES[t]})
+        value = (
+            credit
+            - 0.5 * risk
+            + 0.4 * sum(TILES[action.tile])
+            + 0.5 * variety
+            + 0.01 * bot.rng.random()
+        )
+        if best is None or value > best[0]:
+            best = (value, action)
+    assert best is not None
+    return best[1]
+
+
+heuristics.register("muggins-dominoes", greedy=greedy)

@@ -1,0 +1,117 @@
+"""The ``expert`` level: information-set Monte Carlo tree search.
+
+Each iteration samples a full state consistent with the bot's view
+(``Game.sample``), so the search never sees the real hidden tiles or cards,
+then walks one tree shared by all samples (SO-ISMCTS, Cowling et al. 2012):
+children are keyed by action, chosen by UCB1 over the samples in which
+they were available, expanded one at a time, and evaluated by a quick
+rollout to the end of the hand. Rewards are per seat, from the change of
+each side's standing over the rollout (see :func:`heuristics.standing`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..games.base import Action, State, View
+from . import heuristics
+from .base import Bot
+
+
+class _Node:
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # who chose the action leading here
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class ExpertBot(Bot):
+    """Determinized search with an iteration and a time budget.
+
+    Options: ``iterations`` (default 1200), ``seconds`` (default 0.8, a cap per
+    decision), ``exploration`` (UCB constant, default 0.7).
+    """
+
+    name = "expert"
+
+    def __init__(
+        self, game: type[State], seat: int, seed: int | None = None, **options: Any
+    ) -> None:
+        super().__init__(game, seat, seed, **options)
+        self.iterations = int(options.get("iterations", 1200))
+        self.seconds = float(options.get("seconds", 0.8))
+        self.exploration = float(options.get("exploration", 0.7))
+
+    def choose(self, view: View) -> Action | None:
+        legal = self.legal(view)
+        if not legal or not self.must_act(view):
+            return heuristics.optional_action(self, view, legal)
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(view, legal)
+
+    def search(self, view: View, legal: list[Action]) -> Action:
+        root = _Node(-1)
+        rng = self.rng
+        deadline = time.perf_counter() + self.seconds
+        sample = self.game.sample
+        for i in range(self.iterations):
+            self._iterate(root, sample(view, rng))
+            if i & 31 == 31 and time.perf_counter() > deadline:
+                break
+        allowed = set(legal)
+        ranked = sorted(
+            ((child.visits, child.total, a) for a, child in root.children.items() if a in allowed),
+            key=lambda x: (x[0], x[1]),
+        )
+        return ranked[-1][2] if ranked else rng.choice(legal)
+
+    def _iterate(self, root: _Node, state: State) -> None:
+        rng = self.rng
+        hand = state.hand_no
+        before = heuristics.standing(state)
+        node = root
+        path: list[_Node] = []
+        c = self.exploration
+        while not state.over and state.hand_no == hand:
+            seat = heuristics.actor(state)
+            if seat is None:
+                break
+            acts = state.legal_actions(seat)
+            children = node.children
+            untried = []
+            best = None
+            best_value = -math.inf
+            for a in acts:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                    continue
+                child.avail += 1
+                v = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if v > best_value:
+                    best_value, best = v, a
+            if untried:
+                a = rng.choice(untried)
+                child = _Node(seat)
+                child.avail = 1
+                children[a] = child
+                state.apply(a)
+                path.append(child)
+                break
+            assert best is not None
+            node = children[best]
+            state.apply(best)
+            path.append(node)
+        while not state.over and state.hand_no == hand and state.to_act:
+            heuristics.rollout_step(state, rng)
+        rewards = heuristics.rewards(state, before)
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.seat]

@@ -1,0 +1,106 @@
+"""Game knowledge the bots share: greedy choices and fast rollout policies.
+
+Each game contributes functions keyed by its record name; a game without an
+entry falls back to generic behaviour (random play, no optional calls).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..games.base import Action, State, View
+
+if TYPE_CHECKING:
+    from .base import Bot
+
+GreedyFn = Callable[["Bot", View, list[Action]], Action]
+OptionalFn = Callable[["Bot", View, list[Action]], Action | None]
+RolloutFn = Callable[[State, random.Random], None]
+
+GREEDY: dict[str, GreedyFn] = {}
+OPTIONAL: dict[str, OptionalFn] = {}
+ROLLOUT: dict[str, RolloutFn] = {}
+
+
+def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
+    fn = GREEDY.get(bot.game.game)
+    if fn is None:
+        return bot.rng.choice(legal)
+    return fn(bot, view, legal)
+
+
+def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    """What a bot does with a right to act out of turn (claims, Muggins! calls)."""
+    fn = OPTIONAL.get(bot.game.game)
+    return None if fn is None or not legal else fn(bot, view, legal)
+
+
+def rollout_step(state: State, rng: random.Random) -> None:
+    """Apply one quick, reasonable action (search rollouts)."""
+    fn = ROLLOUT.get(state.game)
+    if fn is not None:
+        fn(state, rng)
+    else:
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def register(game: str, **fns: Any) -> None:
+    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=."""
+    tables: dict[str, dict[str, Any]] = {
+        "greedy": GREEDY,
+        "optional": OPTIONAL,
+        "rollout": ROLLOUT,
+        "standing": STANDING,
+        "actor": ACTOR,
+    }
+    for kind, fn in fns.items():
+        tables[kind][game] = fn
+
+
+# ------------------------------------------------------------ search hooks
+
+StandingFn = Callable[[State], list[float]]
+ActorFn = Callable[[State], int | None]
+STANDING: dict[str, StandingFn] = {}
+ACTOR: dict[str, ActorFn] = {}
+
+
+def standing(state: State) -> list[float]:
+    """Each seat's standing, whose change over a rollout is that seat's gain."""
+    fn = STANDING.get(state.game)
+    return fn(state) if fn is not None else [float(x) for x in state.scores]
+
+
+def actor(state: State) -> int | None:
+    """The seat whose decision the search tree branches on (the one whose turn it is)."""
+    fn = ACTOR.get(state.game)
+    if fn is not None:
+        return fn(state)
+    acting = state.to_act
+    return acting[0] if acting else None
+
+
+#: how many points make a clear difference, per game (rewards pass through tanh)
+SCALE: dict[str, float] = {"muggins-dominoes": 25.0}
+
+
+def rewards(state: State, before: list[float]) -> list[float]:
+    """Per seat in [-1, 1]: own gain against the best opponent's, a won game counts fully."""
+    after = standing(state)
+    n = len(after)
+    if state.over and state.winner is not None:
+        return [1.0 if state.side_of(s) == state.winner else -1.0 for s in range(n)]
+    gain = [after[s] - before[s] for s in range(n)]
+    scale = SCALE.get(state.game, 10.0)
+    out = []
+    for s in range(n):
+        rival = max(gain[o] for o in range(n) if not _same_side(state, o, s))
+        out.append(math.tanh((gain[s] - rival) / scale))
+    return out
+
+
+def _same_side(state: State, a: int, b: int) -> bool:
+    return state.side_of(a) == state.side_of(b)

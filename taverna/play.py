@@ -1,0 +1,287 @@
+"""`taverna play`: a game in the terminal against bots.
+
+The table is drawn from the human seat's view only (the same JSON the
+server would send), legal moves are numbered, and every event is told in
+the game's own words. Keyboard only: a number and Enter; ``?`` for help,
+``q`` to quit. Renderers per game live in :data:`RENDERERS`.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from .bots import make_bot
+from .bots.base import Bot
+from .games import get_game
+from .games.base import Action, Event, State, View, event_for
+
+Renderer = Callable[[View], Any]
+Describer = Callable[[View, Action], str]
+Narrator = Callable[[Event, int, list[str]], str | None]
+
+RENDERERS: dict[str, Renderer] = {}
+DESCRIBE: dict[str, Describer] = {}
+NARRATE: dict[str, Narrator] = {}
+
+
+# ----------------------------------------------------------------- dominoes
+
+
+def domino_line(line: list[str], width: int = 100) -> Text:
+    """The line left to right, doubles standing crosswise over three rows, wrapped to ``width``."""
+    tiles = []
+    for t in line:
+        a, b = t.split("-")
+        if a == b:
+            tiles.append((f"┌{a}┐", "│ │", f"└{b}┘"))
+        else:
+            tiles.append(("     ", f"[{a}|{b}]", "     "))
+    rows: list[list[str]] = []
+    current: list[tuple[str, str, str]] = []
+    used = 0
+    for t in tiles:
+        if current and used + len(t[1]) > width:
+            rows.append(["".join(x[i] for x in current) for i in range(3)])
+            current, used = [], 0
+        current.append(t)
+        used += len(t[1])
+    if current:
+        rows.append(["".join(x[i] for x in current) for i in range(3)])
+    out = Text()
+    for i, r in enumerate(rows):
+        if i:
+            out.append("  ↪\n", style="dim")
+        for line_ in r:
+            if line_.strip():  # rows above and below only where a double stands
+                out.append(line_.rstrip() + "\n", style="bold")
+    return out
+
+
+def render_dominoes(view: View) -> Any:
+    me = view["seat"]
+    body = Text()
+    names = view.get("names") or [f"seat {s}" for s in range(view["seats"])]
+    for s in range(view["seats"]):
+        marker = "▶ " if view["turn"] == s else "  "
+        you = f" (seat {s})" if s == me else ""
+        sheet = score_sheet(view["scores"][s])
+        body.append(
+            f"{marker}{names[s]}{you}: {view['scores'][s]} points, "
+            f"{view['hand_sizes'][s]} tiles  {sheet}\n"
+        )
+    body.append(f"\nTarget {view['target']} · boneyard {view['boneyard']} · ")
+    body.append(f"count of the open ends: {view['count']}\n\n")
+    if view["line"]:
+        body.append_text(domino_line(view["line"], width=Console().width - 8))
+    else:
+        body.append("(the line is empty: the opener plays any tile)\n", style="dim")
+    if view.get("hand") is not None:
+        body.append("\nYour tiles: ", style="bold")
+        body.append("  ".join(f"[{t.replace('-', '|')}]" for t in view["hand"]) + "\n")
+        if view.get("drawn"):
+            body.append(f"You drew {view['drawn']}: it fits, place it now.\n", style="yellow")
+    return Panel(body, title=f"Muggins dominoes — hand {view['hand_no'] + 1}", expand=False)
+
+
+def score_sheet(points: int) -> str:
+    """The seed's paper score sheet: X with four x for each 50, a stroke for each 5."""
+    fifties, rest = divmod(max(points, 0), 50)
+    return "⊠" * fifties + "|" * (rest // 5)
+
+
+def describe_dominoes(view: View, action: Action) -> str:
+    from .bots.dominoes import _count_after
+    from .games.dominoes import DominoAction
+
+    assert isinstance(action, DominoAction)
+    if action.type == "draw":
+        return "draw a tile from the boneyard"
+    if action.type == "pass":
+        return "pass (nothing fits and the boneyard is empty)"
+    count, _ = _count_after(view, action)
+    where = "to open the line" if action.end is None else f"on the {('left', 'right')[action.end]}"
+    gain = f" → scores {count}!" if count and count % 5 == 0 else ""
+    return f"play {action.a}-{action.b} {where} (count {count}{gain})"
+
+
+def verb(who: str, third_person: str) -> str:
+    """``plays`` for a seat, ``play`` for "You"."""
+    if who != "You":
+        return third_person
+    if third_person.endswith(("sses", "ches", "shes", "xes")):
+        return third_person[:-2]
+    return third_person[:-1]
+
+
+def narrate_dominoes(e: Event, me: int, names: list[str]) -> str | None:
+    who = names[e["seat"]] if "seat" in e else ""
+    if e["type"] == "play":
+        where = f" on the {e['end']}" if e["end"] else ""
+        score = f", scores {e['credit']}" if e["credit"] else ""
+        return f"{who} {verb(who, 'plays')} {e['tile']}{where}: count {e['count']}{score}"
+    if e["type"] == "draw":
+        tile = f" ({e['tile']})" if "tile" in e else ""
+        return f"{who} {verb(who, 'draws')}{tile}; {e['boneyard']} left in the boneyard"
+    if e["type"] == "pass":
+        return f"{who} {verb(who, 'passes')}"
+    if e["type"] == "hand_end":
+        lines = [
+            "Domino! " + names[e["winner"]] + " played the last tile."
+            if e["winner"] is not None
+            else "The hand is blocked: nobody can place and the boneyard is empty."
+        ]
+        for s, tiles in enumerate(e["hands"]):
+            lines.append(
+                f"  {names[s]}: {' '.join(tiles) or '—'} = {e['pips'][s]} pips, "
+                f"−{e['subtract'][s]} → {e['scores'][s]}"
+            )
+        return "\n".join(lines)
+    if e["type"] == "deal":
+        opener = names[e["opener"]]
+        return f"New hand: {opener} {verb(opener, 'opens')}."
+    if e["type"] == "game_end":
+        w = names[e["winner"]]
+        return f"{w} {verb(w, 'reaches')} the target and {verb(w, 'wins')}!"
+    return None
+
+
+RENDERERS["muggins-dominoes"] = render_dominoes
+DESCRIBE["muggins-dominoes"] = describe_dominoes
+NARRATE["muggins-dominoes"] = narrate_dominoes
+
+
+# ----------------------------------------------------------------- the loop
+
+
+def _generic_render(view: View) -> Any:
+    keys = [k for k in view if k not in ("legal", "settings")]
+    return Panel("\n".join(f"{k}: {view[k]}" for k in keys), title=view["game"], expand=False)
+
+
+def _generic_narrate(e: Event, me: int, names: list[str]) -> str | None:
+    fields = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("type", "private"))
+    return f"{e['type']}: {fields}"
+
+
+class TerminalGame:
+    """One human seat against bots, in a terminal."""
+
+    def __init__(
+        self,
+        state: State,
+        human: int,
+        bots: dict[int, Bot],
+        console: Console | None = None,
+        read: Callable[[str], str] = input,
+    ) -> None:
+        self.state = state
+        self.human = human
+        self.bots = bots
+        self.console = console or Console()
+        self.read = read
+        game = state.game
+        self.render = RENDERERS.get(game, _generic_render)
+        self.describe = DESCRIBE.get(game, lambda v, a: str(a))
+        self.narrate = NARRATE.get(game, _generic_narrate)
+        self.names = [
+            "You" if s == human else f"Seat {s} ({bots[s].name})" for s in range(state.seats)
+        ]
+
+    def tell(self, events: list[Event]) -> None:
+        for e in events:
+            text = self.narrate(event_for(e, self.human), self.human, self.names)
+            if text:
+                self.console.print(text)
+
+    def ask(self, view: View, legal: list[Action]) -> Action | None:
+        """The human's choice; ``None`` lets an optional right go by."""
+        optional = view.get("turn") != self.human
+        self.console.print(self.render(dict(view, names=self.names)))
+        for i, a in enumerate(legal, start=1):
+            self.console.print(f"  [bold cyan]{i}[/]) {self.describe(view, a)}")
+        if optional:
+            self.console.print("  [bold cyan]Enter[/]) let it go")
+        while True:
+            answer = self.read(f"Your move [1-{len(legal)}], ? for help, q to quit: ").strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise KeyboardInterrupt
+            if answer in ("?", "h", "help"):
+                self.console.print(
+                    "Type the number of a move and press Enter. The table shows only what "
+                    "your seat may see. q quits."
+                )
+                continue
+            if answer == "" and optional:
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            if answer == "" and len(legal) == 1:
+                return legal[0]
+            self.console.print(f"[red]Please type a number from 1 to {len(legal)}.[/]")
+
+    def run(self) -> int:
+        state = self.state
+        self.tell(state.initial_events)
+        while not state.over and state.to_act:
+            acting = state.to_act
+            action = None
+            if self.human in acting:
+                view = state.view(self.human)
+                legal = [state.parse_action(a, state.seats) for a in view["legal"]]
+                action = self.ask(view, legal)
+            if action is None:
+                for seat in sorted(acting, key=lambda s: state.view(s).get("turn") == s):
+                    if seat == self.human:
+                        continue
+                    action = self.bots[seat].choose(state.view(seat))
+                    if action is not None:
+                        break
+            if action is None:
+                self.console.print("[red]Nobody can move: the game stops here.[/]")
+                break
+            self.tell(state.apply(action))
+        self.console.print(self.render(dict(state.view(self.human), names=self.names)))
+        if state.over:
+            result = state.result()
+            self.console.print(f"[bold]Game over.[/] Scores: {result['scores']}")
+        return 0
+
+
+def main(args: Any) -> int:
+    from .simulate import parse_sets
+
+    try:
+        cls = get_game(args.game)
+        settings = parse_sets(args.set or [])
+        seats = args.seats or (cls.max_seats if cls.team_count else 2)
+        state = cls.new(seats, settings, seed=args.seed)
+    except Exception as e:
+        print(f"taverna play: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    levels = [x.strip() for x in (args.bots or "greedy").split(",")]
+    human = args.seat
+    if not 0 <= human < seats:
+        print(f"taverna play: --seat must be 0..{seats - 1}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    others = [s for s in range(seats) if s != human]
+    try:
+        bots = {
+            s: make_bot(levels[min(i, len(levels) - 1)], cls, s, seed=seed + s)
+            for i, s in enumerate(others)
+        }
+    except KeyError as e:
+        print(f"taverna play: {e.args[0]}", file=sys.stderr)
+        return 2
+    try:
+        return TerminalGame(state, human, bots).run()
+    except (KeyboardInterrupt, EOFError):
+        print("\nGoodbye.")
+        return 0

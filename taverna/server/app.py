@@ -1,0 +1,454 @@
+"""The ASGI application: HTTP API (OpenAPI at /docs), WebSockets, static client.
+
+    uvicorn --factory taverna.server.app:create_app
+
+or ``taverna serve``. See ``docs/protocol.md`` for the WebSocket messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from .. import __version__
+from ..bots import LEVELS
+from ..games import GAMES, SettingsError, get_game
+from ..store.repo import Conflict, NotFound, Store, TableInfo
+from .config import Config
+from .rooms import DEFAULT_OPTIONS, Conn, RoomHub
+
+log = logging.getLogger("taverna.server")
+WEB = Path(__file__).parent.parent / "web" / "static"
+COOKIE = "taverna_session"
+
+
+# ------------------------------------------------------------------ bodies
+
+
+class SessionIn(BaseModel):
+    name: str = Field(min_length=1, max_length=40, description="the name others see")
+
+
+class TableIn(BaseModel):
+    game: str = Field(description="muggins-dominoes, muggins-cards or mus")
+    seats: int | None = Field(default=None, description="2–4 (Mus: 4)")
+    settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings")
+    turn_seconds: int = Field(default=30, ge=5, le=600)
+    muggins_wait: float = Field(default=3, ge=0, le=30)
+    public: bool = Field(default=True, description="listed in the lobby and open to spectators")
+    bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
+
+
+class BotIn(BaseModel):
+    level: str = Field(default="greedy", description="random, greedy or expert")
+
+
+# ----------------------------------------------------------- dependencies
+
+
+def store_of(request: Request) -> Store:
+    return request.app.state.store  # type: ignore[no-any-return]
+
+
+def hub_of(request: Request) -> RoomHub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+async def current_player(
+    request: Request, taverna_session: Annotated[str | None, Cookie()] = None
+) -> dict[str, Any] | None:
+    if not taverna_session:
+        return None
+    return await store_of(request).player_by_token(taverna_session)
+
+
+async def require_player(
+    player: Annotated[dict[str, Any] | None, Depends(current_player)],
+) -> dict[str, Any]:
+    if player is None:
+        raise HTTPException(401, "start a session first: POST /api/session with your name")
+    return player
+
+
+Player = Annotated[dict[str, Any], Depends(require_player)]
+MaybePlayer = Annotated[dict[str, Any] | None, Depends(current_player)]
+
+
+# ---------------------------------------------------------------- the app
+
+
+def create_app(config: Config | None = None) -> FastAPI:
+    config = config or Config()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, config.database_url)
+        hub = RoomHub(store, config)
+        app.state.store = store
+        app.state.hub = hub
+        resumed = await hub.resume_all()
+        log.info("Taverna %s ready: %d table(s) resumed", __version__, resumed)
+        try:
+            yield
+        finally:
+            hub.close()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(
+        title="Taverna",
+        version=__version__,
+        description="Muggins dominoes, Muggins cards and Mus: lobby, tables and live play.",
+        lifespan=lifespan,
+    )
+    app.state.config = config
+
+    @app.exception_handler(NotFound)
+    async def _not_found(request: Request, exc: NotFound) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(Conflict)
+    async def _conflict(request: Request, exc: Conflict) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+
+    # ----------------------------------------------------------- sessions
+
+    @app.post("/api/session", tags=["session"], summary="Start a guest session")
+    async def start_session(
+        body: SessionIn, request: Request, response: Response
+    ) -> dict[str, Any]:
+        name = body.name.strip()
+        if not name:
+            raise HTTPException(422, "the name must not be blank")
+        player, token = await store_of(request).create_guest(name)
+        response.set_cookie(
+            COOKIE,
+            token,
+            httponly=True,
+            samesite="lax",
+            secure=config.secure_cookies,
+            max_age=60 * 60 * 24 * 30,
+        )
+        return {"player": player}
+
+    @app.get("/api/session", tags=["session"], summary="Who am I")
+    async def get_session(player: Player) -> dict[str, Any]:
+        return {"player": player}
+
+    # -------------------------------------------------------------- lobby
+
+    @app.get("/api/games", tags=["lobby"], summary="The games and their settings")
+    async def list_games() -> dict[str, Any]:
+        out = []
+        for name, cls in sorted(GAMES.items()):
+            out.append(
+                {
+                    "game": name,
+                    "min_seats": cls.min_seats,
+                    "max_seats": cls.max_seats,
+                    "defaults": {
+                        n: cls.check_settings(n, {})
+                        for n in range(cls.min_seats, cls.max_seats + 1)
+                    },
+                }
+            )
+        return {"games": out, "bots": list(LEVELS), "table_defaults": DEFAULT_OPTIONS}
+
+    @app.get("/api/tables", tags=["lobby"], summary="Open and running public tables")
+    async def list_tables(request: Request, game: str | None = None) -> dict[str, Any]:
+        tables = await store_of(request).tables(("open", "playing"), game)
+        return {"tables": [t.public() for t in tables if t.options.get("public", True)]}
+
+    @app.post("/api/tables", tags=["lobby"], status_code=201, summary="Create a table")
+    async def create_table(body: TableIn, request: Request, player: Player) -> dict[str, Any]:
+        try:
+            cls = get_game(body.game)
+        except KeyError as e:
+            raise HTTPException(422, e.args[0]) from None
+        seats = body.seats if body.seats is not None else cls.min_seats
+        try:
+            settings = cls.check_settings(seats, body.settings)
+        except SettingsError as e:
+            raise HTTPException(422, str(e)) from None
+        for seat, level in body.bots.items():
+            if not 0 <= seat < seats:
+                raise HTTPException(422, f"bots: there is no seat {seat} at a {seats}-seat table")
+            _check_level(level)
+        options = {
+            "turn_seconds": body.turn_seconds,
+            "muggins_wait": body.muggins_wait,
+            "public": body.public,
+        }
+        store = store_of(request)
+        table = await store.create_table(cls.game, seats, settings, options, player)
+        for seat, level in sorted(body.bots.items()):
+            table = await store.set_seat(table.id, seat, bot=level)
+        hub_of(request).lobby_changed()
+        return {"table": table.public()}
+
+    @app.get("/api/tables/{table_id}", tags=["lobby"], summary="One table")
+    async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+        return {"table": (await store_of(request).table(table_id)).public()}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}", tags=["lobby"], summary="Take a seat")
+    async def take_seat(
+        table_id: str, seat: int, request: Request, player: Player
+    ) -> dict[str, Any]:
+        table = await store_of(request).set_seat(table_id, seat, player=player)
+        await _table_changed(request, table)
+        return {"table": table.public()}
+
+    @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["lobby"], summary="Leave a seat")
+    async def leave_seat(
+        table_id: str, seat: int, request: Request, player: Player
+    ) -> dict[str, Any]:
+        store = store_of(request)
+        table = await store.table(table_id)
+        if not 0 <= seat < table.seat_count:
+            raise NotFound(f"table {table_id} has no seat {seat}")
+        info = table.seats[seat]
+        is_owner = table.owner_id == player["id"]
+        if info.player_id != player["id"] and not (
+            is_owner and info.bot and table.status == "open"
+        ):
+            raise HTTPException(403, f"seat {seat} is not yours")
+        if table.status == "open":
+            table = await store.set_seat(table_id, seat, only_if_empty=False)
+        elif table.status == "playing":
+            room = await hub_of(request).room(table_id)
+            await room.replace_with_bot(seat, reason="left")
+            table = room.table
+        else:
+            raise Conflict(f"table {table_id} is {table.status}")
+        await _table_changed(request, table)
+        return {"table": table.public()}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["lobby"], summary="Seat a bot")
+    async def add_bot(
+        table_id: str, seat: int, body: BotIn, request: Request, player: Player
+    ) -> dict[str, Any]:
+        _check_level(body.level)
+        store = store_of(request)
+        table = await store.table(table_id)
+        if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
+            raise HTTPException(403, "only the host or a seated player may add bots")
+        table = await store.set_seat(table_id, seat, bot=body.level)
+        await _table_changed(request, table)
+        return {"table": table.public()}
+
+    @app.post("/api/tables/{table_id}/start", tags=["lobby"], summary="Start the game")
+    async def start_table(table_id: str, request: Request, player: Player) -> dict[str, Any]:
+        store = store_of(request)
+        table = await store.table(table_id)
+        if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
+            raise HTTPException(403, "only the host or a seated player may start the game")
+        if table.status != "open":
+            raise Conflict(f"table {table_id} is {table.status}")
+        empty = [s.seat for s in table.seats if s.empty]
+        if empty:
+            raise Conflict(f"every seat must be taken first (empty: {', '.join(map(str, empty))})")
+        hub = hub_of(request)
+        room = await hub.room(table_id)
+        room.table = table
+        await room.start()
+        return {"table": room.table.public()}
+
+    async def _table_changed(request: Request, table: TableInfo) -> None:
+        hub = hub_of(request)
+        room = hub.rooms.get(table.id)
+        if room is not None and room.table.status == "open":
+            room.table = table
+            room._broadcast_table()
+        hub.lobby_changed()
+
+    # ------------------------------------------------------------ history
+
+    @app.get("/api/games/{table_id}/record", tags=["history"], summary="A finished game's record")
+    async def game_record(table_id: str, request: Request) -> dict[str, Any]:
+        record = await store_of(request).finished_record(table_id)
+        if record is None:
+            # a running game's record would show every hidden tile: never
+            raise Conflict(f"game {table_id} is not finished")
+        return {"record": record}
+
+    @app.get("/api/history", tags=["history"], summary="Finished games")
+    async def history(request: Request, game: str | None = None) -> dict[str, Any]:
+        tables = await store_of(request).tables(("finished",), game)
+        return {"tables": [t.public() for t in tables if t.options.get("public", True)]}
+
+    # ---------------------------------------------------------- operators
+
+    @app.get("/api/health", tags=["operators"], summary="Liveness and load")
+    async def health(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        live = sum(1 for r in hub.rooms.values() if r.state is not None and not r.state.over)
+        return {
+            "ok": True,
+            "version": __version__,
+            "tables": live,
+            "connections": hub.connections(),
+        }
+
+    @app.get("/metrics", tags=["operators"], response_class=PlainTextResponse)
+    async def metrics(request: Request) -> str:
+        hub = hub_of(request)
+        live = sum(1 for r in hub.rooms.values() if r.state is not None and not r.state.over)
+        return (
+            "# TYPE taverna_moves_total counter\n"
+            f"taverna_moves_total {hub.moves}\n"
+            "# TYPE taverna_tables_live gauge\n"
+            f"taverna_tables_live {live}\n"
+            "# TYPE taverna_connections gauge\n"
+            f"taverna_connections {hub.connections()}\n"
+        )
+
+    # --------------------------------------------------------- websockets
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        hub: RoomHub = websocket.app.state.hub
+        store: Store = websocket.app.state.store
+        token = websocket.cookies.get(COOKIE)
+        player = await store.player_by_token(token) if token else None
+        try:
+            room = await hub.room(table_id)
+        except NotFound:
+            await websocket.close(code=4404, reason="no such table")
+            return
+        # a private table is unlisted: whoever has its link may watch
+        seat = room.seat_of(player["id"] if player else None)
+        await websocket.accept()
+        conn = Conn(websocket, seat, player["id"] if player else None)
+        pump = asyncio.create_task(conn.pump())
+        joined = False
+        try:
+            while True:
+                text = await _receive_text(websocket)
+                if text is None:
+                    break
+                size = len(text.encode())
+                if size > config.max_message:
+                    limit = config.max_message
+                    conn.send(_error("too_large", f"message of {size} bytes; the limit is {limit}"))
+                    continue
+                try:
+                    msg = json.loads(text)
+                except json.JSONDecodeError as e:
+                    conn.send(_error("bad_json", f"not JSON: {e.msg} at character {e.pos}"))
+                    continue
+                if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                    conn.send(_error("bad_message", "a message is an object with a string 'type'"))
+                    continue
+                kind = msg["type"]
+                mid = msg.get("id")
+                if kind == "hello":
+                    last = msg.get("last_seq")
+                    if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
+                        conn.send(_error("bad_message", "last_seq must be a whole number", mid))
+                        continue
+                    if joined:
+                        conn.send(room._welcome(conn, last))
+                    else:
+                        joined = True
+                        await room.join(conn, last)
+                elif kind == "act":
+                    if not joined:
+                        conn.send(_error("not_joined", "say hello first", mid))
+                    elif conn.seat is None:
+                        conn.send(_error("spectator", "spectators cannot act", mid))
+                    elif "action" not in msg:
+                        conn.send(_error("bad_message", "an act message needs an 'action'", mid))
+                    else:
+                        ok, why = await room.submit(conn.seat, msg["action"])
+                        if not ok:
+                            conn.send(_error("illegal", why, mid))
+                        elif mid is not None:
+                            conn.send({"type": "ack", "id": mid, "seq": room.seq})
+                elif kind == "ping":
+                    conn.send({"type": "pong", "id": mid})
+                else:
+                    conn.send(
+                        _error(
+                            "unknown_type", f"unknown message type {kind!r} (hello, act, ping)", mid
+                        )
+                    )
+        finally:
+            if joined:
+                room.leave(conn)
+            pump.cancel()
+            with contextlib.suppress(BaseException):
+                await pump
+
+    @app.websocket("/ws/lobby")
+    async def lobby_socket(websocket: WebSocket) -> None:
+        hub: RoomHub = websocket.app.state.hub
+        store: Store = websocket.app.state.store
+        await websocket.accept()
+        conn = Conn(websocket, None, None)
+        hub.lobby.add(conn)
+        pump = asyncio.create_task(conn.pump())
+        tables = await store.tables(("open", "playing"))
+        conn.send(
+            {
+                "type": "tables",
+                "tables": [t.public() for t in tables if t.options.get("public", True)],
+            }
+        )
+        try:
+            while await _receive_text(websocket) is not None:
+                pass
+        finally:
+            hub.lobby.discard(conn)
+            pump.cancel()
+
+    # -------------------------------------------------------------- static
+
+    if WEB.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    return app
+
+
+async def _receive_text(websocket: WebSocket) -> str | None:
+    if websocket.application_state == WebSocketState.DISCONNECTED:
+        return None
+    try:
+        message = await websocket.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return str(message["text"])
+    data = message.get("bytes") or b""
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return "\x00"  # not JSON: answered as such
+
+
+def _error(code: str, message: str, mid: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if mid is not None:
+        out["id"] = mid
+    return out
+
+
+def _check_level(level: str) -> None:
+    # only our own levels: a remote user must never make the server import a module
+    if level not in LEVELS:
+        raise HTTPException(422, f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")

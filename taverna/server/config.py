@@ -1,0 +1,25 @@
+"""Server settings, from the environment (``TAVERNA_*``) or arguments."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"TAVERNA_{name}", default)
+
+
+@dataclass
+class Config:
+    database_url: str = field(default_factory=lambda: _env("DATABASE_URL", "sqlite:///taverna.db"))
+    #: seconds a bot waits before it moves, to feel human (tests use 0)
+    bot_delay: float = field(default_factory=lambda: float(_env("BOT_DELAY", "0.8")))
+    #: seconds a disconnected player keeps the seat before a bot takes it
+    grace_seconds: float = field(default_factory=lambda: float(_env("GRACE_SECONDS", "60")))
+    #: the largest WebSocket message a client may send, in bytes
+    max_message: int = field(default_factory=lambda: int(_env("MAX_MESSAGE", "8192")))
+    #: the level of the bot that moves for a seat whose timer ran out or that was left
+    stand_in_bot: str = field(default_factory=lambda: _env("STAND_IN_BOT", "greedy"))
+    #: cookies only over HTTPS (set behind TLS)
+    secure_cookies: bool = field(default_factory=lambda: _env("SECURE_COOKIES", "0") == "1")

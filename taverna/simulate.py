@@ -1,0 +1,280 @@
+"""`taverna simulate`: tournaments between bots, with honest statistics.
+
+Each game rotates the entries over the sides (seats, or pairs in Mus) so no
+bot profits from its position. Games run in worker processes (``--jobs``).
+The report gives, per entry: wins, win rate with a 95 % Wilson interval,
+mean final score, seconds per decision, and a Bradley–Terry (Elo-scale)
+rating fitted to every pairwise result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import random
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import bot_class
+from .bots.match import Outcome, play_game
+from .games import get_game
+from .games.base import State
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    seats: int
+    settings: dict[str, Any]
+    entries: tuple[str, ...]
+    options: dict[str, Any]
+    seed: int
+    max_hands: int
+
+    @property
+    def sides(self) -> int:
+        return len(self.entries)
+
+
+def entry_of_side(plan: Plan, game_index: int, side: int) -> int:
+    """Which entry plays ``side`` in game ``game_index``: a rotation."""
+    return (side + game_index) % plan.sides
+
+
+def _play_one(args: tuple[Plan, int]) -> tuple[int, Outcome]:
+    plan, i = args
+    cls = get_game(plan.game)
+    seed = random.Random(f"{plan.seed}:{i}").randrange(1 << 62)
+    state = cls.new(plan.seats, plan.settings, seed=seed)
+    bots = []
+    for seat in range(plan.seats):
+        entry = entry_of_side(plan, i, cls.side_of(seat))
+        bots.append(
+            bot_class(plan.entries[entry])(cls, seat, seed + 7919 * (seat + 1), **plan.options)
+        )
+    return i, play_game(state, bots, seed, plan.max_hands)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def bradley_terry(n: int, results: list[tuple[int, int, float]], rounds: int = 200) -> list[float]:
+    """Elo-scale ratings (mean 1500) from pairwise results (i, j, score of i in [0, 1])."""
+    wins = [0.5] * n  # a prior half-win each keeps ratings finite
+    pairs: dict[tuple[int, int], int] = {}
+    for i, j, s in results:
+        wins[i] += s
+        wins[j] += 1 - s
+        key = (min(i, j), max(i, j))
+        pairs[key] = pairs.get(key, 0) + 1
+    strength = [1.0] * n
+    for _ in range(rounds):
+        new = []
+        for i in range(n):
+            # the prior half-win is one virtual game against a reference of strength 1
+            denom = 1.0 / (strength[i] + 1.0)
+            for (a, b), count in pairs.items():
+                if i in (a, b):
+                    denom += count / (strength[a] + strength[b])
+            new.append(wins[i] / denom)
+        mean_log = sum(math.log(x) for x in new) / n
+        strength = [x / math.exp(mean_log) for x in new]
+    return [round(1500 + 400 * math.log10(s), 1) for s in strength]
+
+
+def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
+    cls = get_game(plan.game)
+    k = plan.sides
+    wins = [0] * k
+    score_sum = [0.0] * k
+    score_n = [0] * k
+    seconds = [0.0] * k
+    decisions = [0] * k
+    pairwise: list[tuple[int, int, float]] = []
+    capped = 0
+    for i, out in outcomes:
+        side_entry = [entry_of_side(plan, i, side) for side in range(k)]
+        if out.winner is None:
+            capped += 1
+        else:
+            wins[side_entry[out.winner]] += 1
+        for side in range(k):
+            e = side_entry[side]
+            score_sum[e] += out.scores[side]
+            score_n[e] += 1
+        for seat in range(plan.seats):
+            e = side_entry[cls.side_of(seat)]
+            seconds[e] += out.seconds[seat]
+            decisions[e] += out.decisions[seat]
+        for a in range(k):
+            for b in range(a + 1, k):
+                ea, eb = side_entry[a], side_entry[b]
+                if out.winner is None:
+                    s = 0.5
+                elif out.winner == a:
+                    s = 1.0
+                elif out.winner == b:
+                    s = 0.0
+                else:
+                    continue  # a third side won: says nothing about a against b
+                pairwise.append((ea, eb, s))
+    n = len(outcomes)
+    ratings = bradley_terry(k, pairwise)
+    names = list(plan.entries)
+    labels = [
+        name if names.count(name) == 1 else f"{name}#{names[:i].count(name) + 1}"
+        for i, name in enumerate(names)
+    ]
+    bots = []
+    for e in range(k):
+        lo, hi = wilson(wins[e], n)
+        bots.append(
+            {
+                "bot": labels[e],
+                "wins": wins[e],
+                "win_rate": round(wins[e] / n, 4) if n else 0.0,
+                "ci95": [round(lo, 4), round(hi, 4)],
+                "mean_score": round(score_sum[e] / score_n[e], 2) if score_n[e] else 0.0,
+                "seconds_per_decision": round(seconds[e] / decisions[e], 6)
+                if decisions[e]
+                else 0.0,
+                "elo": ratings[e],
+            }
+        )
+    return {"game": plan.game, "games": n, "draws": capped, "bots": bots}
+
+
+def run(plan: Plan, games: int, jobs: int, progress: bool = True) -> dict[str, Any]:
+    tasks = [(plan, i) for i in range(games)]
+    outcomes: list[tuple[int, Outcome]] = []
+    if progress:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        bar = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            transient=True,
+            console=_stderr_console(),
+        )
+    else:
+        bar = None
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(jobs) if jobs > 1 else _InlinePool() as pool:
+        it = pool.imap_unordered(_play_one, tasks, chunksize=max(1, games // (jobs * 20) or 1))
+        if bar is None:
+            outcomes = list(it)
+        else:
+            with bar:
+                task = bar.add_task(f"{plan.game}: {' vs '.join(plan.entries)}", total=games)
+                for item in it:
+                    outcomes.append(item)
+                    bar.advance(task)
+    outcomes.sort(key=lambda x: x[0])
+    return summarize(plan, outcomes)
+
+
+class _InlinePool:
+    """The Pool interface without processes, for --jobs 1."""
+
+    def __enter__(self) -> _InlinePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(self, fn: Any, tasks: list[Any], chunksize: int = 1) -> Any:
+        return map(fn, tasks)
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def parse_sets(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` settings; values are JSON when they parse (31, true), else strings."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--set takes KEY=VALUE, not {item!r}")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def print_table(report: dict[str, Any], seconds: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"{report['game']}: {report['games']} games "
+        f"({report['draws']} capped as draws) in {seconds:.1f} s"
+    )
+    for col in ("bot", "wins", "win rate", "95 % CI", "mean score", "s/decision", "rating"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in report["bots"]:
+        lo, hi = b["ci95"]
+        table.add_row(
+            b["bot"],
+            str(b["wins"]),
+            f"{b['win_rate']:.1%}",
+            f"{lo:.1%}–{hi:.1%}",
+            f"{b['mean_score']:.1f}",
+            f"{b['seconds_per_decision'] * 1000:.2f} ms",
+            f"{b['elo']:.0f}",
+        )
+    Console().print(table)
+
+
+def main(args: Any) -> int:
+    import time
+
+    try:
+        cls: type[State] = get_game(args.game)
+        entries = tuple(x.strip() for x in args.bots.split(",") if x.strip())
+        for name in entries:
+            bot_class(name)
+        settings = parse_sets(args.set or [])
+        seats = args.seats
+        if cls.team_count is not None:
+            seats = seats or cls.max_seats
+            if len(entries) != cls.team_count:
+                raise ValueError(f"{cls.game} needs one bot per pair: --bots A,B")
+        else:
+            seats = seats or len(entries)
+            if len(entries) != seats:
+                raise ValueError(f"give one bot per seat: {seats} seats, {len(entries)} bots")
+        settings = cls.check_settings(seats, settings)
+        options = parse_sets(args.option or [])
+    except (KeyError, ValueError) as e:
+        msg = e.args[0] if e.args else str(e)
+        print(f"taverna simulate: {msg}", file=sys.stderr)
+        return 2
+    except Exception as e:  # SettingsError and friends: a clear message, no trace
+        print(f"taverna simulate: {e}", file=sys.stderr)
+        return 2
+    plan = Plan(cls.game, seats, settings, entries, options, args.seed, args.max_hands)
+    t0 = time.perf_counter()
+    show = sys.stderr.isatty() and not args.no_progress
+    report = run(plan, args.games, max(1, args.jobs), progress=show)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_table(report, time.perf_counter() - t0)
+    return 0

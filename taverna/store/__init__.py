@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy 2 models and Alembic migrations; SQLite by default, PostgreSQL by URL."""

@@ -1,0 +1,202 @@
+"""Bots: legal play, no peeking, plug-ins, and the simulate report."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import textwrap
+
+import pytest
+
+from taverna.bots import LEVELS, Bot, bot_class, make_bot
+from taverna.bots.match import decide, play_game
+from taverna.cli import main
+from taverna.games import GAMES, get_game
+from taverna.simulate import Plan, bradley_terry, entry_of_side, wilson
+
+FAST = {"iterations": 60, "seconds": 0.5}
+
+
+def _bots(cls, names, seed=0):
+    return [
+        make_bot(n, cls, s, seed=seed + s, **(FAST if n == "expert" else {}))
+        for s, n in enumerate(names)
+    ]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_only_legal_moves_to_the_end(game: str, level: str) -> None:
+    cls = GAMES[game]
+    seats = cls.min_seats
+    state = cls.new(seats, seed=5)
+    bots = _bots(cls, [level] * seats)
+    out = play_game(state, bots, max_hands=3 if level == "expert" else 40)
+    # play_game applies through the protocol: any illegal choice would have raised
+    assert out.hands >= 1
+    assert sum(out.decisions) > 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_bot_peeks(game: str, level: str) -> None:
+    """For one view, two hidden states consistent with it give the same decision."""
+    cls = GAMES[game]
+    rng = random.Random(9)
+    state = cls.new(cls.min_seats, seed=21)
+    for _ in range(7):  # into the hand, so the view has history
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.to_act[0]
+    view = state.view(seat)
+    other = cls.sample(view, random.Random(1))
+    assert other.view(seat) == view  # consistent with the same view ...
+    hidden = lambda s: [json.dumps(s.view(x)) for x in range(s.seats) if x != seat]  # noqa: E731
+    assert hidden(other) != hidden(state)  # ... but a different hidden state
+    decisions = []
+    for s in (state, other):
+        bots = _bots(cls, [level] * cls.min_seats, seed=77)
+        decisions.append(decide(s, bots))
+    assert decisions[0] == decisions[1]
+
+
+def test_greedy_takes_the_points_on_offer() -> None:
+    cls = get_game("dominoes")
+    deal = {
+        "hands": [
+            ["3-6", "0-0", "0-1", "0-2", "1-1", "1-2", "2-2"],
+            ["6-6", "6-4", "4-5", "5-5", "0-4", "1-4", "2-4"],
+        ],
+        "boneyard": [
+            "0-3",
+            "0-5",
+            "0-6",
+            "1-3",
+            "1-5",
+            "1-6",
+            "2-3",
+            "2-5",
+            "2-6",
+            "3-3",
+            "3-4",
+            "3-5",
+            "4-4",
+            "5-6",
+        ],
+        "opener": 0,
+    }
+    state = cls.start(2, {}, [cls.parse_deal(deal, 2, cls.check_settings(2, {}), 0)])
+    state.apply(cls.parse_action({"seat": 0, "type": "play", "tile": "3-6"}, 2))
+    # 6-6 makes 3 + 12 = 15; 6-4 makes 7; greedy takes the 15
+    choice = make_bot("greedy", cls, 1, seed=1).choose(state.view(1))
+    assert choice is not None and choice.to_json()["tile"] in ("6-6",)
+
+
+class _FirstLegal(Bot):
+    name = "first-legal"
+
+    def choose(self, view):
+        legal = self.legal(view)
+        return legal[0] if legal and self.must_act(view) else None
+
+
+def test_a_users_bot_plugs_in_by_import_path(tmp_path, monkeypatch) -> None:
+    (tmp_path / "mybots.py").write_text(
+        textwrap.dedent(
+            """
+            from taverna.bots import Bot
+
+            class Cautious(Bot):
+                name = "cautious"
+                def choose(self, view):
+                    legal = self.legal(view)
+                    return legal[-1] if legal and self.must_act(view) else None
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cls = bot_class("mybots:Cautious")
+    assert cls.name == "cautious"
+    with pytest.raises(KeyError, match="unknown bot"):
+        bot_class("nonesuch")
+    with pytest.raises(KeyError, match="cannot load"):
+        bot_class("mybots:Missing")
+    sys.modules.pop("mybots", None)
+
+
+def test_simulate_json_report(capsys) -> None:
+    status = main(
+        [
+            "simulate",
+            "dominoes",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "12",
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+            "--json",
+            "--no-progress",
+        ]
+    )
+    assert status == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "muggins-dominoes" and report["games"] == 12
+    names = [b["bot"] for b in report["bots"]]
+    assert names == ["greedy", "random"]
+    for b in report["bots"]:
+        assert set(b) >= {"bot", "wins", "win_rate", "ci95", "mean_score", "seconds_per_decision"}
+        lo, hi = b["ci95"]
+        assert 0 <= lo <= b["win_rate"] <= hi <= 1
+    assert sum(b["wins"] for b in report["bots"]) + report["draws"] == 12
+
+
+def test_simulate_is_reproducible_and_rotates_seats(capsys) -> None:
+    args = [
+        "simulate",
+        "dominoes",
+        "--bots",
+        "random,random",
+        "--games",
+        "10",
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--json",
+        "--no-progress",
+    ]
+
+    def outcome() -> list:
+        main(args)
+        report = json.loads(capsys.readouterr().out)
+        return [{k: v for k, v in b.items() if k != "seconds_per_decision"} for b in report["bots"]]
+
+    assert outcome() == outcome()
+    plan = Plan("muggins-dominoes", 3, {}, ("a", "b", "c"), {}, 1, 10)
+    sides = {
+        (e, side) for i in range(3) for side in range(3) if (e := entry_of_side(plan, i, side)) >= 0
+    }
+    assert len(sides) == 9  # in three games every entry sits at every seat once
+
+
+def test_simulate_rejects_bad_input(capsys) -> None:
+    assert main(["simulate", "dominoes", "--bots", "greedy", "--games", "1"]) == 2
+    assert main(["simulate", "dominoes", "--bots", "greedy,wizard", "--games", "1"]) == 2
+    assert main(["simulate", "dominoes", "--bots", "greedy,random", "--set", "target=-5"]) == 2
+    err = capsys.readouterr().err
+    assert "wizard" in err and "target" in err
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+
+
+def test_bradley_terry_orders_by_results() -> None:
+    ratings = bradley_terry(3, [(0, 1, 1.0)] * 30 + [(1, 2, 1.0)] * 30 + [(0, 2, 1.0)] * 30)
+    assert ratings[0] > ratings[1] > ratings[2]
+    assert sum(ratings) / 3 == pytest.approx(1500, abs=1)

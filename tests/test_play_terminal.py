@@ -1,0 +1,53 @@
+"""`taverna play`: a scripted human plays a whole dominoes game in the terminal."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+from rich.console import Console
+
+from taverna.bots import make_bot
+from taverna.games import get_game
+from taverna.play import TerminalGame, domino_line, score_sheet, verb
+
+
+def test_scripted_human_finishes_a_game_against_bots() -> None:
+    cls = get_game("dominoes")
+    state = cls.new(2, {"target": 60}, seed=12)
+    out = io.StringIO()
+    answers = itertools.chain(["?", "x", "99"], itertools.repeat("1"))
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    game = TerminalGame(
+        state, 0, {1: make_bot("greedy", cls, 1, seed=1)}, Console(file=out, width=100), read
+    )
+    assert game.run() == 0
+    text = out.getvalue()
+    assert state.over
+    assert "Game over" in text
+    assert "Please type a number" in text and "Type the number of a move" in text
+    assert "You play" in text and "Seat 1 (greedy) plays" in text
+    assert prompts and all(p.startswith("Your move [1-") for p in prompts)
+
+
+def test_line_shows_doubles_crosswise() -> None:
+    text = domino_line(["3-6", "6-6", "6-2"]).plain.splitlines()
+    assert text == ["     ┌6┐", "[3|6]│ │[6|2]", "     └6┘"]
+
+
+def test_paper_score_sheet() -> None:
+    assert score_sheet(15) == "|||"
+    assert score_sheet(115) == "⊠⊠|||"
+    assert score_sheet(-20) == ""
+
+
+def test_verbs_agree_with_you() -> None:
+    assert verb("You", "plays") == "play"
+    assert verb("You", "passes") == "pass"
+    assert verb("You", "reaches") == "reach"
+    assert verb("Seat 1", "plays") == "plays"

@@ -1,0 +1,350 @@
+"""The server for real: uvicorn in a subprocess, HTTP and WebSocket clients, two databases."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from taverna.games import event_for
+from taverna.games.record import load_record
+
+from .server_helpers import Person, Seat, Server, database_url, drop_database
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    url = database_url(request.param, tmp_path_factory.mktemp("db"))
+    srv = Server(url, TAVERNA_GRACE_SECONDS="60").start()
+    yield srv
+    srv.stop()
+    drop_database(url)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def check_messages_against_record(seat: Seat, record: dict[str, Any], seat_no: int | None) -> None:
+    """Every update a connection got is exactly what the engine gives that seat: nothing more."""
+    rec = load_record(json.dumps(record))
+    cls = rec.game
+    state = cls.start(rec.seats, rec.settings, rec.deals)
+    views = {1: state.view(seat_no)}
+    events = {1: state.initial_events}
+    for k, action in enumerate(rec.actions, start=2):
+        events[k] = state.apply(action)
+        views[k] = state.view(seat_no)
+    checked = 0
+    for msg in seat.messages:
+        if msg["type"] == "update":
+            k = msg["seq"]
+            assert msg["view"] == json.loads(json.dumps(views[k])), k
+            want = [event_for(e, seat_no) for e in events[k]]
+            assert msg["events"] == json.loads(json.dumps(want)), k
+            checked += 1
+        for m in msg.get("missed", []):
+            want = [event_for(e, seat_no) for e in events[m["seq"]]]
+            assert m["events"] == json.loads(json.dumps(want))
+            checked += 1
+    assert checked > 0
+
+
+# ---------------------------------------------------------------- lobby
+
+
+def test_lobby_flow_and_clear_errors(server: Server) -> None:
+    ana = Person(server, "Ana")
+    bea = Person(server, "Bea")
+    anon = httpx.Client(base_url=server.http)
+    assert anon.post("/api/tables", json={"game": "dominoes"}).status_code == 401
+    r = ana.http.post("/api/tables", json={"game": "dominoes", "settings": {"target": 0}})
+    assert r.status_code == 422 and "target must be a positive" in r.json()["detail"]
+    r = ana.http.post("/api/tables", json={"game": "chess"})
+    assert r.status_code == 422 and "unknown game" in r.json()["detail"]
+    r = ana.http.post("/api/tables", json={"game": "dominoes", "seats": 7})
+    assert r.status_code == 422 and "2 to 4" in r.json()["detail"]
+    r = ana.http.post("/api/tables", json={"game": "dominoes", "bots": {"1": "os:system"}})
+    assert r.status_code == 422 and "unknown bot level" in r.json()["detail"]
+
+    table = ana.create("dominoes", seats=3, settings={"target": 100})
+    tid = table["id"]
+    assert table["free_seats"] == [0, 1, 2] and "seed" not in json.dumps(table)
+    assert tid in [t["id"] for t in anon.get("/api/tables").json()["tables"]]
+    ana.sit(tid, 0)
+    r = bea.http.post(f"/api/tables/{tid}/seats/0")
+    assert r.status_code == 409 and "taken" in r.json()["detail"]
+    r = ana.http.post(f"/api/tables/{tid}/seats/1")
+    assert r.status_code == 409 and "already sit" in r.json()["detail"]
+    bea.sit(tid, 1)
+    r = ana.http.post(f"/api/tables/{tid}/start")
+    assert r.status_code == 409 and "empty: 2" in r.json()["detail"]
+    r = ana.http.post(f"/api/tables/{tid}/seats/2/bot", json={"level": "greedy"})
+    assert r.status_code == 200
+    r = bea.http.delete(f"/api/tables/{tid}/seats/0")
+    assert r.status_code == 403
+    assert bea.http.delete(f"/api/tables/{tid}/seats/1").status_code == 200
+    bea.sit(tid, 1)
+    started = ana.start(tid)
+    assert started["status"] == "playing"
+    r = anon.get(f"/api/games/{tid}/record")
+    assert r.status_code == 409  # never the hidden hands of a running game
+    assert anon.get("/api/tables/nope").status_code == 404
+    assert anon.get("/openapi.json").status_code == 200
+    health = anon.get("/api/health").json()
+    assert health["ok"] and health["tables"] >= 1
+    assert "taverna_moves_total" in anon.get("/metrics").text
+
+
+# ----------------------------------------------------------------- play
+
+
+def test_a_person_plays_dominoes_against_a_bot_to_the_end(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
+    ana.sit(table["id"], 0)
+    ana.start(table["id"])
+
+    async def go() -> Seat:
+        me = Seat(server, table["id"], ana.cookie)
+        welcome = await me.connect()
+        assert welcome["seat"] == 0 and "hand" in welcome["view"]
+        await me.play()
+        await me.close()
+        return me
+
+    me = run(go())
+    assert me.view is not None and me.view["over"]
+    record = httpx.get(f"{server.http}/api/games/{table['id']}/record").json()["record"]
+    check_messages_against_record(me, record, 0)
+    result = httpx.get(f"{server.http}/api/tables/{table['id']}").json()["table"]
+    assert result["status"] == "finished" and result["result"]["over"]
+
+
+def test_spectator_and_two_people_see_only_their_own(server: Server) -> None:
+    ana, bea = Person(server, "Ana"), Person(server, "Bea")
+    table = ana.create("dominoes", seats=3, settings={"target": 50}, bots={2: "random"})
+    tid = table["id"]
+    ana.sit(tid, 0)
+    bea.sit(tid, 1)
+    ana.start(tid)
+
+    async def go() -> tuple[Seat, Seat, Seat]:
+        a = Seat(server, tid, ana.cookie)
+        b = Seat(server, tid, bea.cookie)
+        watcher = Seat(server, tid)
+        await a.connect()
+        await b.connect()
+        w = await watcher.connect()
+        assert w["seat"] is None and "hand" not in w["view"]
+        await asyncio.gather(a.play("greedy", seed=1), b.play("random", seed=2))
+        while not (watcher.view and watcher.view["over"]):
+            await watcher.recv()
+        for s in (a, b, watcher):
+            await s.close()
+        return a, b, watcher
+
+    a, b, watcher = run(go())
+    record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+    check_messages_against_record(a, record, 0)
+    check_messages_against_record(b, record, 1)
+    check_messages_against_record(watcher, record, None)
+
+
+def test_reconnect_in_the_middle_gets_exactly_what_it_missed(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> Seat:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        await me.play(until=lambda v: len(v["line"]) >= 3)
+        last = me.seq
+        await me.close()
+        # meanwhile nothing is lost: come back with the last number seen
+        again = Seat(server, tid, ana.cookie)
+        again.seq = last
+        welcome = await again.connect(last_seq=last)
+        missed = [m["seq"] for m in welcome["missed"]]
+        assert missed == list(range(last + 1, welcome["seq"] + 1))
+        again.messages = me.messages + again.messages
+        await again.play()
+        await again.close()
+        return again
+
+    me = run(go())
+    record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+    check_messages_against_record(me, record, 0)
+
+
+def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=600)
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> None:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        # wait until it is our turn
+        while not (me.view and 0 in me.view["to_act"]):
+            await me.recv()
+        seq = me.seq
+        cases = [
+            ("{oops", "bad_json"),
+            (json.dumps([1, 2]), "bad_message"),
+            (json.dumps({"type": "dance"}), "unknown_type"),
+            (json.dumps({"type": "act"}), "bad_message"),
+            (json.dumps({"type": "act", "action": {"type": "fly"}}), "illegal"),
+            (json.dumps({"type": "act", "action": {"seat": 1, "type": "pass"}}), "illegal"),
+            (json.dumps({"type": "act", "action": {"type": "play", "tile": "9-9"}}), "illegal"),
+            (json.dumps({"type": "hello", "last_seq": "x"}), "bad_message"),
+            ("x" * 20000, "too_large"),
+        ]
+        for text, code in cases:
+            await me.send(text)
+            err = await me.expect("error")
+            assert err["code"] == code, (text[:30], err)
+            assert err["message"]
+        # an illegal move by the rules, with the engine's reason
+        hand = set(me.view["hand"])
+        missing = next(
+            f"{a}-{b}"
+            for a in range(7)
+            for b in range(a, 7)
+            if f"{b}-{a}" not in hand and f"{a}-{b}" not in hand
+        )
+        await me.send({"type": "act", "action": {"type": "play", "tile": missing}, "id": 7})
+        err = await me.expect("error")
+        assert err["id"] == 7 and "does not hold" in err["message"]
+        await me.send({"type": "ping", "id": 1})
+        assert (await me.expect("pong"))["id"] == 1  # the connection is still usable
+        assert me.seq == seq  # and nothing moved
+        await me.close()
+
+    run(go())
+
+
+def test_spectators_cannot_act(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", bots={0: "greedy", 1: "greedy"})
+    ana.start(table["id"])
+
+    async def go() -> None:
+        w = Seat(server, table["id"])
+        await w.connect()
+        await w.send({"type": "act", "action": {"seat": 0, "type": "pass"}})
+        assert (await w.expect("error"))["code"] == "spectator"
+        await w.close()
+
+    run(go())
+
+
+# ------------------------------------------------------- crash and timers
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_kill_9_mid_game_and_resume(kind: str, tmp_path: Any) -> None:
+    url = database_url(kind, tmp_path)
+    srv = Server(url).start()
+    try:
+        ana = Person(srv, "Ana")
+        table = ana.create("dominoes", settings={"target": 80}, bots={1: "greedy"})
+        tid = table["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+
+        async def first() -> Seat:
+            me = Seat(srv, tid, ana.cookie)
+            await me.connect()
+            await me.play(until=lambda v: v["hand_no"] >= 1 or len(v["line"]) >= 5)
+            return me
+
+        me = run(first())
+        seen_seq, seen_view = me.seq, me.view
+        srv.kill()  # SIGKILL: no shutdown, no flush
+        srv.start()
+
+        async def second() -> Seat:
+            again = Seat(srv, tid, ana.cookie)
+            welcome = await again.connect(last_seq=seen_seq)
+            assert welcome["seq"] >= seen_seq
+            if welcome["seq"] == seen_seq:
+                assert welcome["view"] == seen_view  # exactly where we were
+            again.messages = me.messages + again.messages
+            again.seq = welcome["seq"]
+            await again.play()
+            await again.close()
+            return again
+
+        done = run(second())
+        record = httpx.get(f"{srv.http}/api/games/{tid}/record").json()["record"]
+        check_messages_against_record(done, record, 0)
+    finally:
+        srv.stop()
+        drop_database(url)
+
+
+def test_a_bot_takes_the_seat_after_the_grace_period(tmp_path: Any) -> None:
+    srv = Server(database_url("sqlite", tmp_path), TAVERNA_GRACE_SECONDS="1").start()
+    try:
+        ana = Person(srv, "Ana")
+        table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"})
+        tid = table["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+
+        async def go() -> dict[str, Any]:
+            me = Seat(srv, tid, ana.cookie)
+            await me.connect()
+            await me.close()  # gone
+            watcher = Seat(srv, tid)
+            await watcher.connect()
+            while not (watcher.view and watcher.view["over"]):
+                await watcher.recv(timeout=30)
+            tables = [m for m in watcher.messages if m["type"] == "table"]
+            await watcher.close()
+            return tables[0]["table"]
+
+        table_msg = run(go())
+        assert table_msg["seating"][0]["replaced"] and table_msg["seating"][0]["bot"] == "greedy"
+    finally:
+        srv.stop()
+
+
+def test_turn_timer_moves_for_a_silent_player(tmp_path: Any) -> None:
+    srv = Server(database_url("sqlite", tmp_path)).start()
+    try:
+        ana = Person(srv, "Ana")
+        table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=5)
+        tid = table["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+
+        async def go() -> None:
+            me = Seat(srv, tid, ana.cookie)
+            await me.connect()
+            while not (me.view and 0 in me.view["to_act"]):
+                await me.recv()
+            assert me.messages[-1]["deadline"] is not None
+            seq = me.seq
+            msg = await me.expect("update", timeout=15)  # we stay silent: the timer plays
+            assert msg["seq"] == seq + 1
+            assert msg["events"][0]["seat"] == 0
+            await me.close()
+
+        run(go())
+    finally:
+        srv.stop()
