@@ -21,9 +21,10 @@ from .base import (
     event_for,
     event_json,
 )
+from .cards import Cards
 from .dominoes import Dominoes
 
-GAMES: dict[str, type[State]] = {Dominoes.game: Dominoes}
+GAMES: dict[str, type[State]] = {Dominoes.game: Dominoes, Cards.game: Cards}
 
 #: short names accepted on the command line
 ALIASES = {"dominoes": "muggins-dominoes", "cards": "muggins-cards"}
@@ -43,6 +44,7 @@ __all__ = [
     "ALIASES",
     "GAMES",
     "Action",
+    "Cards",
     "Dominoes",
     "Event",
     "IllegalAction",

@@ -1,0 +1,1166 @@
+"""Muggins cards (RULES.md §2) on the game protocol.
+
+The hot data are plain ints: a card is a number 0..51 (``rank * 4 + suit``,
+ranks A..K, suits S H D C), a hand is a 52-bit mask. Because the ids run in
+rank order, the cards worth at most ``g`` are exactly the ids below ``4 * g``
+(for ``g`` < 10), so "which cards fit under the limit" is one AND.
+
+    >>> s = Cards.start(2, {}, [Cards.parse_deal({
+    ...     "hands": [["5S", "10H", "KD", "2C", "3C"], ["10S", "4H", "7H", "8H", "9H"]],
+    ...     "stock": [c for c in ALL_CARD_NAMES if c not in
+    ...               ("5S", "10H", "KD", "2C", "3C", "10S", "4H", "7H", "8H", "9H")],
+    ...     "dealer": 0}, 2, Cards.check_settings(2, {}), 0)])
+    >>> s.to_act
+    (1,)
+    >>> s.apply(Cards.parse_action({"seat": 1, "type": "play", "card": "10S"}, 2))[0]["total"]
+    10
+    >>> [e["credit"] for e in s.apply(Cards.parse_action(
+    ...     {"seat": 0, "type": "play", "card": "5S", "claim": True}, 2)) if e["type"] == "play"]
+    [15]
+
+Readings of RULES.md §2 that the code relies on (each cited again where used):
+
+* **Who is active.** A player holding no card is skipped. Only a play removes
+  a card from a hand and only a go or a draw-back-up adds one, so the seats
+  that say go during one run of gos all hold cards and stay active; a pile
+  closed by a round of go therefore always leaves somebody to lead. When the
+  stock is not empty the player who just played has drawn back up, so an
+  unfinished round always has an active player.
+* **The round's end** is always a play: the final card leaves every hand
+  empty with no card left to draw (with Deal-Seven the undealt cards are never
+  drawn, so the round ends when the hands are empty). That card closes the
+  pile: 'last' 1 to its player, or only the 2 when it reaches the limit.
+* **A go when the stock is empty** (or with Deal-Seven) draws nothing; the
+  turn passes on.
+* **The muggins window.** Points a play scores are *pending* until the
+  scorer claims them (with the play, ``claim: true``, or by a ``claim``
+  action) or an opponent calls ``muggins`` and takes them; the next play or
+  go closes the window and the points are lost. While a score is pending
+  every seat may act (:attr:`Cards.to_act`). A claim with a play claims all
+  that play scores, including the 'last' point of the round's final card when
+  ``muggins_on_last`` is on. A pending score is one or two credits of one
+  seat (a play's points, then its 'last'); a claim or a call credits them one
+  at a time, so a win stops at the first credit that reaches the target.
+* **Credits apply at once** — also those of a claim or a Muggins! call: the
+  first credit that reaches the target ends the game there.
+* **A window left open by the round's final card** stays open into the next
+  round until its first play or go, also while the next deal is awaited: the
+  scorer may claim and the others may call then, so :attr:`to_act` is not
+  empty while a deal is awaited with a score pending.
+* **A round of go** is every *active* seat saying go one after another since
+  the last card. A card drawn on a go does not give its player another turn
+  in that round: when the others have all said go too, the pile closes even
+  if that card would fit. The player of the last card, if still active, must
+  say go too (nobody needs to when the pile closes at the limit).
+* **The next pile's leader** is the first active seat after the player of the
+  last card, whichever way the pile closed; that is also where the turn
+  order leads, since gos run in turn order.
+* **No-Muggins** credits every score at once; ``claim`` (alone or with a
+  play) and ``muggins`` are then illegal. ``muggins_on_last`` without
+  ``muggins`` is refused as a setting.
+* **The first dealer** is the seat drawing the highest rank (K high, A low);
+  tied seats draw again. Deal 0 of a record names it, and since the deal
+  passes to the next seat each round every later dealer is known up front:
+  a later deal naming another seat makes the record malformed.
+* **Deal-Seven** never draws: the undealt cards stay out of play (the view's
+  ``stock`` still counts them) and the round ends when the hands are empty.
+
+Events (plain dicts; ``private`` parts per :func:`~taverna.games.base.event_for`):
+``deal`` (round, dealer, leader, stock, hand sizes; each seat's ``cards``
+privately), ``play`` (card, total, ``points`` it scored, ``credit`` credited
+now, ``pending`` left to claim, ``claim``), ``draw`` (stock left; the
+``card`` privately), ``go``, ``claim``, ``muggins`` (caller, ``from``,
+credit), ``lost`` (unclaimed points lost when the window closed),
+``pile_closed`` (reason ``limit``/``go``/``last-card``, the last card's
+player, ``last`` points, credit or pending, next ``leader``), ``round_end``,
+``game_end``. Every event with a ``credit`` credits its ``seat``, so the
+scores are always the sum of the credits.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, Self
+
+from .base import (
+    JSON,
+    Action,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    MalformedRecord,
+    SettingsError,
+    State,
+    View,
+)
+
+# ------------------------------------------------------------------ the deck
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+N_CARDS = 52
+#: card id -> notation, ``rank + suit`` (RULES.md §2 Deck)
+CARD_STR: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+ALL_CARD_NAMES = CARD_STR
+_ID = {text: i for i, text in enumerate(CARD_STR)}
+#: card id -> value on the pile: A=1, 2–9 face, 10/J/Q/K=10
+VALUE: tuple[int, ...] = tuple(min(i // 4 + 1, 10) for i in range(N_CARDS))
+ALL_CARDS = (1 << N_CARDS) - 1
+#: FIT[g]: the cards worth at most g (g = limit - total, 0..31)
+FIT: tuple[int, ...] = tuple(ALL_CARDS if g >= 10 else (1 << 4 * g) - 1 for g in range(32))
+
+
+def _scoring_masks(limit: int) -> tuple[int, ...]:
+    """SCORING[limit][total]: the cards that, played on ``total``, score (RULES.md §2)."""
+    out = []
+    for total in range(limit + 1):
+        m = 0
+        for c in range(N_CARDS):
+            t = total + VALUE[c]
+            if t == limit or (t < limit and t % 5 == 0):
+                m |= 1 << c
+        out.append(m)
+    return tuple(out)
+
+
+SCORING = {limit: _scoring_masks(limit) for limit in (21, 31)}
+
+SETTINGS_DEFAULTS: dict[str, Any] = {
+    "target": 61,
+    "limit": 31,
+    "hand_size": 5,
+    "muggins": True,
+    "muggins_on_last": False,
+}
+
+
+def card_id(text: object) -> int:
+    """The id of a card written ``rank + suit`` (``AS``, ``10H``, ``QD``); raises ValueError."""
+    i = _ID.get(text) if isinstance(text, str) else None
+    if i is None:
+        raise ValueError(
+            f"{text!r} is not a card (write rank A 2..10 J Q K then suit S H D C, e.g. 10H)"
+        )
+    return i
+
+
+def card_str(card: int) -> str:
+    """A card in notation: ``7H``."""
+    return CARD_STR[card]
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card ids in a hand mask, in id order (that is, by rank)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# ------------------------------------------------------------------ actions
+
+
+class CardAction(Action):
+    """``play`` a card (optionally with ``claim``), ``go``, ``claim`` or ``muggins``."""
+
+    __slots__ = ("card", "claim", "seat", "type")
+
+    def __init__(self, seat: int, type: str, card: int = -1, claim: bool = False) -> None:
+        self.seat = seat
+        self.type = type
+        self.card = card
+        self.claim = claim
+
+    def to_json(self) -> JSON:
+        if self.type != "play":
+            return {"seat": self.seat, "type": self.type}
+        out: JSON = {"seat": self.seat, "type": "play", "card": CARD_STR[self.card]}
+        if self.claim:
+            out["claim"] = True
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CardAction):
+            return NotImplemented
+        return (self.seat, self.type, self.card, self.claim) == (
+            other.seat,
+            other.type,
+            other.card,
+            other.claim,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.type, self.card, self.claim))
+
+    def __str__(self) -> str:
+        if self.type == "play":
+            return f"play {CARD_STR[self.card]}{' claim' if self.claim else ''}"
+        return self.type
+
+
+#: prebuilt actions, so legal_actions allocates nothing but its list
+_PLAY = [
+    [(CardAction(s, "play", c, False), CardAction(s, "play", c, True)) for c in range(N_CARDS)]
+    for s in range(4)
+]
+_GO = [CardAction(s, "go") for s in range(4)]
+#: _ORDER[n][first]: every seat of n, starting at first
+_ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
+_CLAIM = [CardAction(s, "claim") for s in range(4)]
+_MUGGINS = [CardAction(s, "muggins") for s in range(4)]
+
+
+# ------------------------------------------------------------------ deals
+
+
+class CardDeal(NamedTuple):
+    """One round's deal: ``hands`` (card ids), ``stock`` (top first), ``dealer``."""
+
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    dealer: int | None
+
+
+# ------------------------------------------------------------------ state
+
+
+class Cards(State):
+    """Muggins cards: 52 cards, 2–4 seats each for themselves (RULES.md §2).
+
+    Table settings: ``target`` (61), ``limit`` 31 or 21, ``hand_size`` 5 or 7,
+    ``muggins`` (on), ``muggins_on_last`` (off). Several seats may act at once
+    while a score is unclaimed: see :attr:`to_act`.
+    """
+
+    game: ClassVar[str] = "muggins-cards"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 4
+    deal_unit: ClassVar[str] = "round"
+
+    __slots__ = (
+        "_deals",
+        "_log",
+        "_pending",
+        "_rng",
+        "awaiting",
+        "dealer",
+        "discards",
+        "draws",
+        "gone",
+        "hand_no",
+        "hands",
+        "held",
+        "hs",
+        "initial_events",
+        "last",
+        "leader",
+        "limit",
+        "mol",
+        "muggins",
+        "over",
+        "pend",
+        "pend_seat",
+        "pile",
+        "scores",
+        "seats",
+        "settings",
+        "slots",
+        "stock",
+        "target",
+        "total",
+        "turn",
+        "winner",
+    )
+
+    # ---------------------------------------------------------- settings
+
+    @classmethod
+    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        cls.check_seats(seats)
+        given = dict(settings or {})
+        unknown = sorted(set(given) - set(SETTINGS_DEFAULTS))
+        if unknown:
+            raise SettingsError(
+                f"unknown setting {unknown[0]!r} for {cls.game} "
+                f"(it has {', '.join(SETTINGS_DEFAULTS)})"
+            )
+        out = {**SETTINGS_DEFAULTS, **given}
+        target = out["target"]
+        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
+            raise SettingsError(f"target must be a positive whole number, not {target!r}")
+        limit = out["limit"]
+        if limit not in (31, 21) or isinstance(limit, bool) or not isinstance(limit, int):
+            raise SettingsError(f"limit must be 31 or 21 (Strict 21), not {limit!r}")
+        size = out["hand_size"]
+        if size not in (5, 7) or isinstance(size, bool) or not isinstance(size, int):
+            raise SettingsError(f"hand_size must be 5 or 7 (Deal-Seven), not {size!r}")
+        for name in ("muggins", "muggins_on_last"):
+            if not isinstance(out[name], bool):
+                raise SettingsError(f"{name} must be true or false, not {out[name]!r}")
+        if out["muggins_on_last"] and not out["muggins"]:
+            raise SettingsError(
+                "muggins_on_last needs muggins on: at a No-Muggins table every score, "
+                "'last' included, is credited automatically"
+            )
+        return out
+
+    # ------------------------------------------------------ construction
+
+    def __init__(
+        self,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[CardDeal] = (),
+        rng: random.Random | None = None,
+        *,
+        log: bool = True,
+    ) -> None:
+        self.seats = self.check_seats(seats)
+        self.settings = self.check_settings(seats, settings)
+        self.target: int = self.settings["target"]
+        self.limit: int = self.settings["limit"]
+        self.hs: int = self.settings["hand_size"]
+        # RULES.md §2 Settings: Deal-Seven never draws, not even on a go
+        self.draws: bool = self.hs == 5
+        self.muggins: bool = self.settings["muggins"]
+        self.mol: bool = self.settings["muggins_on_last"]
+        self._pending = list(deals)
+        self._pending.reverse()  # pop() takes the next one
+        self._rng = rng
+        self._log: list[CardAction] | None = [] if log else None
+        self._deals: list[CardDeal] | None = [] if log else None
+        self.scores = [0] * seats
+        self.over = False
+        self.winner: int | None = None
+        self.hand_no = -1
+        self.dealer = -1
+        self.awaiting = False
+        self.initial_events: list[Event] = []
+        # the unclaimed score: its seat (-1: none) and its credits, in order
+        self.pend_seat = -1
+        self.pend: list[int] = []
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        n = self.seats
+        self.hands = [0] * n
+        self.held = 0  # cards in all hands together
+        # per seat, one entry per hidden card: the least value it is known to
+        # have (0: nothing known), highest first; learned from gos (public)
+        self.slots: list[list[int]] = [[] for _ in range(n)]
+        self.stock: list[int] = []  # top at the end
+        self.pile: list[int] = []
+        self.discards: list[int] = []  # cards of this round's closed piles
+        self.total = 0
+        self.last = -1  # the player of the pile's last card
+        self.gone = 0  # mask of seats that said go since the last card
+        self.turn = -1
+        self.leader = -1
+
+    @classmethod
+    def new(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        state = cls(seats, settings, (), rng or random.Random(seed))
+        state.initial_events = state._next_round()
+        return state
+
+    @classmethod
+    def start(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[Any],
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        """A game fed with ``deals`` first; their dealers are checked up front.
+
+        Deal 0 names the first dealer and the deal passes to the next seat each
+        round (RULES.md §2 Deal), so every later dealer is known from the start:
+        a wrong one makes the whole record malformed before anything is played.
+        """
+        if deals:
+            first = deals[0].dealer
+            if first is None:
+                raise MalformedRecord("deal 0 must name the dealer (the first high-card draw)")
+            for i, d in enumerate(deals):
+                expected = (first + i) % seats
+                if d.dealer is not None and d.dealer != expected:
+                    raise MalformedRecord(
+                        f"deal {i} names dealer {d.dealer}, but the deal passes to the next "
+                        f"seat each round: seat {expected} deals round {i}"
+                    )
+        state = cls(seats, settings, deals, rng)
+        state.initial_events = state._next_round()
+        return state
+
+    def clone(self) -> Self:
+        c = object.__new__(type(self))
+        c.seats = self.seats
+        c.settings = self.settings
+        c.target = self.target
+        c.limit = self.limit
+        c.hs = self.hs
+        c.draws = self.draws
+        c.muggins = self.muggins
+        c.mol = self.mol
+        c._pending = self._pending[:]
+        c._rng = self._rng
+        c._log = None
+        c._deals = None
+        c.scores = self.scores[:]
+        c.over = self.over
+        c.winner = self.winner
+        c.hand_no = self.hand_no
+        c.dealer = self.dealer
+        c.awaiting = self.awaiting
+        c.initial_events = []
+        c.pend_seat = self.pend_seat
+        c.pend = self.pend[:]
+        c.hands = self.hands[:]
+        c.held = self.held
+        c.slots = [x[:] for x in self.slots]
+        c.stock = self.stock[:]
+        c.pile = self.pile[:]
+        c.discards = self.discards[:]
+        c.total = self.total
+        c.last = self.last
+        c.gone = self.gone
+        c.turn = self.turn
+        c.leader = self.leader
+        return c
+
+    # ------------------------------------------------------------ notation
+
+    @classmethod
+    def parse_action(cls, obj: Any, seats: int) -> CardAction:
+        if not isinstance(obj, dict):
+            raise InvalidAction(f"an action must be an object, not {obj!r}")
+        seat = obj.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+            raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+        kind = obj.get("type")
+        if kind in ("go", "claim", "muggins"):
+            extra = set(obj) - {"seat", "type"}
+            if extra:
+                raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+            table = _GO if kind == "go" else _CLAIM if kind == "claim" else _MUGGINS
+            return table[seat]
+        if kind != "play":
+            raise InvalidAction(
+                f"unknown cards action type {kind!r} (expected play, go, claim or muggins)"
+            )
+        extra = set(obj) - {"seat", "type", "card", "claim"}
+        if extra:
+            raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
+        try:
+            card = card_id(obj.get("card"))
+        except ValueError as e:
+            raise InvalidAction(str(e)) from None
+        claim = obj.get("claim", False)
+        if not isinstance(claim, bool):
+            raise InvalidAction(f"claim must be true or false, not {claim!r}")
+        return _PLAY[seat][card][claim]
+
+    @classmethod
+    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> CardDeal:
+        where = f"deal {index}"
+        if not isinstance(obj, dict):
+            raise MalformedRecord(f"{where} must be an object with hands, stock and dealer")
+        extra = set(obj) - {"hands", "stock", "dealer"}
+        if extra:
+            raise MalformedRecord(f"{where} has an unknown field {sorted(extra)[0]!r}")
+        hands_raw, stock_raw = obj.get("hands"), obj.get("stock")
+        if not isinstance(hands_raw, list) or len(hands_raw) != seats:
+            raise MalformedRecord(f"{where} must list {seats} hands")
+        if not isinstance(stock_raw, list):
+            raise MalformedRecord(f"{where} must list the stock")
+        size = settings.get("hand_size", SETTINGS_DEFAULTS["hand_size"])
+        seen: dict[int, str] = {}
+
+        def cards(raw: list[Any], what: str) -> tuple[int, ...]:
+            out = []
+            for text in raw:
+                try:
+                    c = card_id(text)
+                except ValueError as e:
+                    raise MalformedRecord(f"{where}, {what}: {e}") from None
+                if c in seen:
+                    raise MalformedRecord(
+                        f"{where}: card {CARD_STR[c]} appears twice ({seen[c]} and {what})"
+                    )
+                seen[c] = what
+                out.append(c)
+            return tuple(out)
+
+        hands = []
+        for s, h in enumerate(hands_raw):
+            if not isinstance(h, list) or len(h) != size:
+                raise MalformedRecord(f"{where}: hand {s} must hold {size} cards (hand_size)")
+            hands.append(cards(h, f"hand {s}"))
+        stock = cards(stock_raw, "stock")
+        if len(seen) != N_CARDS:
+            missing = [CARD_STR[c] for c in range(N_CARDS) if c not in seen]
+            raise MalformedRecord(
+                f"{where} is not a whole 52-card deck: missing {', '.join(missing)}"
+            )
+        dealer = obj.get("dealer")
+        if dealer is not None and (
+            not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats
+        ):
+            raise MalformedRecord(f"{where}: dealer must be a seat 0..{seats - 1}, not {dealer!r}")
+        if index == 0 and dealer is None:
+            raise MalformedRecord("deal 0 must name the dealer (the first high-card draw)")
+        return CardDeal(tuple(hands), stock, dealer)
+
+    @classmethod
+    def deal_json(cls, deal: Any) -> JSON:
+        out: JSON = {
+            "hands": [[CARD_STR[c] for c in h] for h in deal.hands],
+            "stock": [CARD_STR[c] for c in deal.stock],
+        }
+        if deal.dealer is not None:
+            out["dealer"] = deal.dealer
+        return out
+
+    # ----------------------------------------------------------- dealing
+
+    def _high_card_draw(self, rng: random.Random) -> int:
+        """RULES.md §2 Deal: the first dealer draws the highest rank (K high, A low).
+
+        Tied seats draw again among themselves; suits never matter.
+        """
+        candidates = list(range(self.seats))
+        randrange = rng.randrange
+        while len(candidates) > 1:
+            drawn: list[int] = []  # distinct cards from one deck
+            while len(drawn) < len(candidates):
+                c = randrange(N_CARDS)
+                if c not in drawn:
+                    drawn.append(c)
+            best = max(drawn) // 4
+            candidates = [s for s, c in zip(candidates, drawn, strict=True) if c // 4 == best]
+        return candidates[0]
+
+    def _random_deal(self, rng: random.Random, dealer: int) -> CardDeal:
+        # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
+        # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
+        # leaves it uniformly shuffled, so it is not drawn.
+        deck = list(range(N_CARDS))
+        rng.shuffle(deck)
+        n = self.seats
+        dealt = n * self.hs
+        hands = tuple(tuple(deck[(s - dealer - 1) % n : dealt : n]) for s in range(n))
+        return CardDeal(hands, tuple(deck[dealt:]), dealer)
+
+    def _next_round(self) -> list[Event]:
+        """Take the next deal (queued, else random), or wait for one."""
+        if self._pending:
+            return self._begin(self._pending.pop())
+        if self._rng is not None:
+            if self.dealer < 0:
+                dealer = self._high_card_draw(self._rng)
+            else:
+                dealer = (self.dealer + 1) % self.seats
+            return self._begin(self._random_deal(self._rng, dealer))
+        self.awaiting = True
+        return []
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self.awaiting
+
+    def _check_deal(self, deal: CardDeal) -> None:
+        if self.dealer < 0:
+            if deal.dealer is None:
+                raise IllegalAction(
+                    f"deal {self.hand_no + 1} must name the dealer (the first high-card draw)"
+                )
+        elif deal.dealer is not None and deal.dealer != (self.dealer + 1) % self.seats:
+            raise IllegalAction(
+                f"deal {self.hand_no + 1} names dealer {deal.dealer}, but the deal passes to "
+                f"the next seat: seat {(self.dealer + 1) % self.seats} deals"
+            )
+        if len(deal.hands) != self.seats or any(len(h) != self.hs for h in deal.hands):
+            raise IllegalAction(
+                f"deal {self.hand_no + 1} must give {self.hs} cards to each of {self.seats} seats"
+            )
+
+    def deal(self, deal: Any) -> list[Event]:
+        if not self.awaiting:
+            raise IllegalAction("no deal is due now")
+        if not isinstance(deal, CardDeal):
+            raise IllegalAction(f"{deal!r} is not a cards deal")
+        return self._begin(deal)
+
+    def _begin(self, deal: CardDeal) -> list[Event]:
+        self._check_deal(deal)
+        # RULES.md §2 Deal: the deal passes to the next seat each round
+        self.dealer = (
+            deal.dealer if self.dealer < 0 and deal.dealer is not None else (self.dealer + 1)
+        ) % self.seats
+        self.awaiting = False
+        self.hand_no += 1
+        k = self.hs
+        hands = []
+        for h in deal.hands:
+            m = 0
+            for c in h:
+                m |= 1 << c
+            hands.append(m)
+        self.hands = hands
+        self.slots = [[0] * k for _ in hands]
+        self.held = k * self.seats
+        self.stock = list(reversed(deal.stock))
+        self.pile = []
+        self.discards = []
+        self.total = 0
+        self.last = -1
+        self.gone = 0
+        # RULES.md §2 Deal: the player after the dealer leads
+        self.leader = self.turn = (self.dealer + 1) % self.seats
+        if self._deals is not None:
+            self._deals.append(deal)
+        return [
+            {
+                "type": "deal",
+                "round": self.hand_no,
+                "dealer": self.dealer,
+                "leader": self.leader,
+                "stock": len(self.stock),
+                "hand_sizes": [k] * self.seats,
+                "private": {
+                    s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(deal.hands)
+                },
+            }
+        ]
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat whose turn it is; while a score is unclaimed, every seat.
+
+        RULES.md §2 muggins rule: the scorer may claim and every opponent may
+        call, besides the player whose turn it is (listed first).
+        """
+        if self.over:
+            return ()
+        if self.pend_seat < 0:
+            return (self.turn,) if self.turn >= 0 else ()
+        return _ORDER[self.seats][self.turn if self.turn >= 0 else 0]
+
+    @property
+    def turn_seat(self) -> int | None:
+        """The seat whose turn it is (it must play or go); a claim or call is optional."""
+        return self.turn if self.turn >= 0 and not self.over else None
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.over:
+            return []
+        turn = self.turn
+        ps = self.pend_seat
+        if seat is not None and seat != turn:
+            if ps < 0:
+                return []
+            return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
+        out: list[Action] = []
+        if turn >= 0:
+            total = self.total
+            limit = self.limit
+            fits = self.hands[turn] & FIT[limit - total]
+            if not fits:
+                out.append(_GO[turn])
+            else:
+                plays = _PLAY[turn]
+                if not self.muggins:
+                    claimable = 0
+                elif self.mol and self.held == 1 and (not self.draws or not self.stock):
+                    claimable = fits  # the round's final card scores 'last', to be claimed
+                else:
+                    claimable = fits & SCORING[limit][total]
+                append = out.append
+                while fits:
+                    low = fits & -fits
+                    fits ^= low
+                    pair = plays[low.bit_length() - 1]
+                    append(pair[0])
+                    if low & claimable:
+                        append(pair[1])
+        if ps >= 0:
+            # RULES.md §2 muggins rule: the scorer may claim, the others call
+            for j in self.to_act if seat is None else (seat,):
+                out.append(_CLAIM[j] if j == ps else _MUGGINS[j])
+        return out
+
+    def hand_cards(self, seat: int) -> list[str]:
+        """A seat's cards in notation, by rank."""
+        return [CARD_STR[c] for c in cards_of(self.hands[seat])]
+
+    def _next_active(self, s: int) -> int:
+        """The first seat after ``s`` holding cards (``s`` itself last); -1 if none."""
+        n = self.seats
+        hands = self.hands
+        for i in range(1, n + 1):
+            j = (s + i) % n
+            if hands[j]:
+                return j
+        return -1
+
+    # ------------------------------------------------------------ playing
+
+    def apply(self, action: Action) -> list[Event]:
+        if not isinstance(action, CardAction):
+            raise IllegalAction(f"{action!r} is not a cards action")
+        kind = action.type
+        if kind == "play":
+            events = self._play(action)
+        elif kind == "go":
+            events = self._go(action.seat)
+        elif kind == "claim":
+            events = self._claim(action.seat)
+        else:
+            events = self._call(action.seat)
+        if self._log is not None:
+            self._log.append(action)
+        return events
+
+    def _refuse_turn(self, s: int, verb: str) -> None:
+        if self.over:
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
+        if self.awaiting:
+            raise IllegalAction(f"seat {s} cannot {verb}: the next round has not been dealt")
+        raise IllegalAction(f"seat {s} cannot {verb}: it is seat {self.turn}'s turn")
+
+    def _close_window(self, events: list[Event]) -> None:
+        # RULES.md §2 muggins rule: the next play or go closes the window
+        events.append({"type": "lost", "seat": self.pend_seat, "points": sum(self.pend)})
+        self.pend_seat = -1
+        self.pend = []
+
+    def _win(self, s: int, events: list[Event]) -> None:
+        # RULES.md §2 Winning: the first credit that reaches the target wins at once
+        self.over = True
+        self.winner = s
+        self.turn = -1
+        self.pend_seat = -1
+        self.pend = []
+        events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
+
+    def _draw(self, s: int, events: list[Event]) -> None:
+        c = self.stock.pop()
+        self.hands[s] |= 1 << c
+        self.held += 1
+        self.slots[s].append(0)
+        events.append(
+            {
+                "type": "draw",
+                "seat": s,
+                "stock": len(self.stock),
+                "private": {s: {"card": CARD_STR[c]}},
+            }
+        )
+
+    def _refuse_play(self, s: int, c: int) -> None:
+        if s != self.turn:
+            self._refuse_turn(s, f"play {CARD_STR[c]}")
+        if not self.hands[s] >> c & 1:
+            raise IllegalAction(f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card")
+        raise IllegalAction(
+            f"seat {s} cannot play {CARD_STR[c]}: its {VALUE[c]} would take the total "
+            f"{self.total} over {self.limit}"
+        )
+
+    def _refuse_claim(self, s: int, c: int, t: int) -> None:
+        if not self.muggins:
+            raise IllegalAction(
+                f"seat {s} cannot claim with {CARD_STR[c]}: this table plays No-Muggins, "
+                "scores are credited automatically"
+            )
+        raise IllegalAction(
+            f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing"
+        )
+
+    def _play(self, action: CardAction) -> list[Event]:
+        s = action.seat
+        c = action.card
+        hands = self.hands
+        hand = hands[s]
+        total = self.total + VALUE[c]
+        limit = self.limit
+        if s != self.turn or not hand >> c & 1 or total > limit:
+            self._refuse_play(s, c)
+        stock = self.stock
+        held = self.held - 1
+        draws = self.draws
+        # RULES.md §2 Closing a pile: the round's final card leaves nothing to hold or draw
+        final = not held and (not stock or not draws)
+        # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
+        points = 2 if total == limit else total if total % 5 == 0 else 0
+        claim = action.claim
+        if claim and (not self.muggins or not (points or (final and total != limit and self.mol))):
+            self._refuse_claim(s, c, total)
+        events: list[Event] = []
+        if self.pend_seat >= 0:
+            self._close_window(events)
+        hand ^= 1 << c
+        hands[s] = hand
+        self.held = held
+        self.pile.append(c)
+        self.total = total
+        self.last = s
+        self.gone = 0
+        slots = self.slots[s]
+        if slots[0]:
+            # the card came from a hidden card known to be worth at least m <= its
+            # value; dropping the tightest such bound keeps the rest true (high to low)
+            v = VALUE[c]
+            for i, m in enumerate(slots):
+                if m <= v:
+                    del slots[i]
+                    break
+            else:
+                slots.pop()
+        else:
+            slots.pop()
+        event: Event = {
+            "type": "play",
+            "seat": s,
+            "card": CARD_STR[c],
+            "total": total,
+            "points": points,
+            "credit": 0,
+        }
+        events.append(event)
+        if points:
+            if claim:
+                event["claim"] = True
+                event["credit"] = points
+                self.scores[s] += points
+                if self.scores[s] >= self.target:
+                    self._win(s, events)
+                    return events
+            elif self.muggins:
+                event["pending"] = points
+                self.pend_seat = s
+                self.pend = [points]
+            else:
+                event["credit"] = points
+                self.scores[s] += points
+                if self.scores[s] >= self.target:
+                    self._win(s, events)
+                    return events
+        elif claim:
+            event["claim"] = True
+        if stock and draws:
+            # RULES.md §2 Play: draw back up to hand_size while the stock lasts
+            size = self.hs
+            while stock and hand.bit_count() < size:
+                d = stock.pop()
+                hand |= 1 << d
+                held += 1
+                slots.append(0)
+                events.append(
+                    {
+                        "type": "draw",
+                        "seat": s,
+                        "stock": len(stock),
+                        "private": {s: {"card": CARD_STR[d]}},
+                    }
+                )
+            hands[s] = hand
+            self.held = held
+        if final:
+            self._close_final(s, total, claim, events)
+        elif total == limit:
+            # RULES.md §2 Closing a pile: exactly the limit closes it at once
+            events.append(
+                {
+                    "type": "pile_closed",
+                    "reason": "limit",
+                    "seat": s,
+                    "total": total,
+                    "last": 0,
+                    "credit": 0,
+                    "leader": self._new_pile(s),
+                }
+            )
+        else:
+            j = s + 1
+            if j == self.seats:
+                j = 0
+            self.turn = j if hands[j] else self._next_active(s)
+        return events
+
+    def _close_final(self, s: int, total: int, claim: bool, events: list[Event]) -> None:
+        # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or only the limit's 2
+        last = 0 if total == self.limit else 1
+        close: Event = {
+            "type": "pile_closed",
+            "reason": "last-card",
+            "seat": s,
+            "total": total,
+            "last": last,
+            "credit": 0,
+        }
+        events.append(close)
+        if last:
+            if self.mol and not claim:
+                close["pending"] = last
+                if self.pend_seat != s:
+                    self.pend_seat = s
+                    self.pend = []
+                self.pend.append(last)
+            else:
+                close["credit"] = last
+                self.scores[s] += last
+                if self.scores[s] >= self.target:
+                    self._win(s, events)
+                    return
+        self._end_round(events)
+
+    def _new_pile(self, last: int) -> int:
+        # RULES.md §2 Closing a pile: led by the first active player after the last card's
+        self.discards.extend(self.pile)
+        self.pile = []
+        self.total = 0
+        self.last = -1
+        self.gone = 0
+        self.turn = self._next_active(last)
+        return self.turn
+
+    def _go(self, s: int) -> list[Event]:
+        if s != self.turn:
+            self._refuse_turn(s, "go")
+        limit = self.limit
+        total = self.total
+        fits = self.hands[s] & FIT[limit - total]
+        if fits:
+            c = (fits & -fits).bit_length() - 1
+            raise IllegalAction(
+                f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})"
+            )
+        events: list[Event] = []
+        if self.pend_seat >= 0:
+            self._close_window(events)
+        # public now: every card seat s holds is worth more than limit - total
+        least = limit - total + 1
+        slots = self.slots[s]
+        if slots and slots[-1] < least:
+            self.slots[s] = [m if m > least else least for m in slots]
+        events.append({"type": "go", "seat": s, "total": total})
+        if self.draws and self.stock:
+            self._draw(s, events)  # RULES.md §2 Play: a go draws one card while any is left
+        gone = self.gone | 1 << s
+        self.gone = gone
+        # The gos since the last card run round the active seats in turn order, and
+        # nobody becomes active or inactive during such a run (only plays empty a
+        # hand), so every active seat has said go exactly when the next one has.
+        nxt = self._next_active(s)
+        if not gone >> nxt & 1:
+            self.turn = nxt
+            return events
+        # RULES.md §2 Closing a pile: every active player said go: 'last' 1
+        last = self.last
+        close: Event = {
+            "type": "pile_closed",
+            "reason": "go",
+            "seat": last,
+            "total": total,
+            "last": 1,
+            "credit": 0,
+        }
+        events.append(close)
+        if self.mol:
+            close["pending"] = 1
+            self.pend_seat = last
+            self.pend = [1]
+        else:
+            close["credit"] = 1
+            self.scores[last] += 1
+            if self.scores[last] >= self.target:
+                self._win(last, events)
+                return events
+        close["leader"] = self._new_pile(last)
+        return events
+
+    def _check_window(self, s: int, verb: str) -> int:
+        if not self.muggins:
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: this table plays No-Muggins, "
+                "scores are credited automatically"
+            )
+        if self.over:
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
+        if self.pend_seat < 0:
+            raise IllegalAction(f"seat {s} cannot {verb}: no score is waiting to be claimed")
+        return self.pend_seat
+
+    def _settle(self, s: int, events: list[Event], event: Event) -> list[Event]:
+        """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
+        credited = 0
+        won = False
+        for p in self.pend:
+            self.scores[s] += p
+            credited += p
+            if self.scores[s] >= self.target:
+                won = True
+                break
+        event["credit"] = credited
+        self.pend_seat = -1
+        self.pend = []
+        events.append(event)
+        if won:
+            self._win(s, events)
+        return events
+
+    def _claim(self, s: int) -> list[Event]:
+        owner = self._check_window(s, "claim")
+        if owner != s:
+            raise IllegalAction(
+                f"seat {s} cannot claim: the unclaimed {sum(self.pend)} points are seat "
+                f"{owner}'s (an opponent calls muggins to take them)"
+            )
+        return self._settle(s, [], {"type": "claim", "seat": s, "points": sum(self.pend)})
+
+    def _call(self, s: int) -> list[Event]:
+        owner = self._check_window(s, "call muggins")
+        if owner == s:
+            raise IllegalAction(
+                f"seat {s} cannot call muggins on its own {sum(self.pend)} points: it claims them"
+            )
+        return self._settle(
+            s, [], {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}
+        )
+
+    def _end_round(self, events: list[Event]) -> None:
+        # RULES.md §2 Winning: no winner yet, so a new round; scores carry over
+        events.append({"type": "round_end", "round": self.hand_no, "scores": self.scores[:]})
+        self.turn = -1
+        events.extend(self._next_round())
+
+    # ---------------------------------------------------------------- views
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees: the public table, its own cards, its legal actions."""
+        to_act = self.to_act
+        v: View = {
+            "game": self.game,
+            "seat": seat,
+            "seats": self.seats,
+            "settings": dict(self.settings),
+            "round": self.hand_no,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "scores": self.scores[:],
+            "target": self.target,
+            "limit": self.limit,
+            "turn": self.turn if self.turn >= 0 else None,
+            "to_act": list(to_act),
+            "pile": [CARD_STR[c] for c in self.pile],
+            "total": self.total,
+            "last": self.last if self.last >= 0 else None,
+            "gone": [j for j in range(self.seats) if self.gone >> j & 1],
+            "discards": [CARD_STR[c] for c in self.discards],
+            "stock": len(self.stock),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            # public knowledge from gos: per hidden card, the least value it can have
+            "min_values": [x[:] for x in self.slots],
+            "pending": (
+                {"seat": self.pend_seat, "points": sum(self.pend), "credits": self.pend[:]}
+                if self.pend_seat >= 0
+                else None
+            ),
+            "awaiting_deal": self.awaiting,
+            "over": self.over,
+            "winner": self.winner,
+        }
+        if seat is not None:
+            v["hand"] = self.hand_cards(seat)
+            v["legal"] = [a.to_json() for a in self.legal_actions(seat)]
+        return v
+
+    @classmethod
+    def sample(cls, view: View, rng: random.Random) -> Self:
+        """A full state consistent with ``view``: the unseen cards dealt at random.
+
+        Each other seat's hidden cards respect what its gos showed (every card
+        then held was worth more than the limit minus the total); the rest
+        form the stock in random order.
+        """
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("a spectator's view has no seat to sample for")
+        seats = view["seats"]
+        state = cls(seats, view["settings"], (), rng, log=False)
+        state.scores = list(view["scores"])
+        state.hand_no = view["round"]
+        state.dealer = view["dealer"]
+        state.leader = view["leader"]
+        state.over = view["over"]
+        state.winner = view["winner"]
+        state.awaiting = view["awaiting_deal"]
+        state.turn = view["turn"] if view["turn"] is not None else -1
+        state.total = view["total"]
+        state.last = view["last"] if view["last"] is not None else -1
+        gone = 0
+        for j in view["gone"]:
+            gone |= 1 << j
+        state.gone = gone
+        state.pile = [card_id(x) for x in view["pile"]]
+        state.discards = [card_id(x) for x in view["discards"]]
+        pending = view["pending"]
+        if pending is not None:
+            state.pend_seat = pending["seat"]
+            state.pend = list(pending["credits"])
+        own = 0
+        for text in view["hand"]:
+            own |= 1 << card_id(text)
+        known = own
+        for c in state.pile:
+            known |= 1 << c
+        for c in state.discards:
+            known |= 1 << c
+        unknown = cards_of(ALL_CARDS & ~known)
+        state.slots = [list(x) for x in view["min_values"]]
+        hands = [0] * seats
+        hands[seat] = own
+        # most constrained hidden cards first: with bounds of the form "worth at
+        # least m", a card fitting a tight bound fits every looser one, so this
+        # greedy choice never strands a later slot
+        wanted = sorted(
+            ((m, s) for s in range(seats) if s != seat for m in state.slots[s]), reverse=True
+        )
+        pool = unknown
+        for m, s in wanted:
+            fits = [i for i, c in enumerate(pool) if VALUE[c] >= m] if m else None
+            if fits is not None and not fits:
+                raise ValueError("no deal of the unseen cards fits what the view shows")
+            i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
+            hands[s] |= 1 << pool[i]
+            pool[i] = pool[-1]
+            pool.pop()
+        rng.shuffle(pool)
+        state.hands = hands
+        state.held = sum(view["hand_sizes"])
+        state.stock = pool
+        if len(pool) != view["stock"]:
+            raise ValueError("the view's card counts do not add up to 52")
+        return state
+
+    @property
+    def deals_used(self) -> list[Any]:
+        return list(self._deals or [])
+
+    @property
+    def actions_played(self) -> list[Action]:
+        return list(self._log or [])
