@@ -252,6 +252,7 @@ def run_server_bench(
         proc.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(10)
+    lat = report["latency_ms"]
     if as_json:
         print(json.dumps(report))
     else:
@@ -259,8 +260,7 @@ def run_server_bench(
             f"{report['tables']} tables, {report['clients']} WebSocket players "
             f"(thinking {think:g} s on average), {report['seconds']} s:\n"
             f"  {report['moves']} moves, {report['moves_per_second']} moves/s\n"
-            f"  move latency p50 {report['latency_ms']['p50']} ms, p99 {report['latency_ms']['p99']} ms, "
-            f"max {report['latency_ms']['max']} ms\n"
+            f"  move latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, max {lat['max']} ms\n"
             f"  {report['connections_served']}/{report['connections_requested']} extra connections "
             f"open at once and answering (opened in {report['connections_open_seconds']} s)"
         )
