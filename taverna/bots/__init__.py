@@ -13,7 +13,8 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from ..games.base import State
-from . import dominoes as _dominoes  # noqa: F401  (registers its heuristics)
+from . import cards as _cards  # noqa: F401  (registers its heuristics)
+from . import dominoes as _dominoes  # noqa: F401
 from .base import Bot
 from .expert import ExpertBot
 from .simple import GreedyBot, RandomBot

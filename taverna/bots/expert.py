@@ -50,11 +50,13 @@ class ExpertBot(Bot):
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
-        if not legal or not self.must_act(view):
-            return heuristics.optional_action(self, view, legal)
-        if len(legal) == 1:
-            return legal[0]
-        return self.search(view, legal)
+        optional = heuristics.optional_action(self, view, legal)
+        if optional is not None or not legal or not self.must_act(view):
+            return optional
+        turn = heuristics.turn_actions(self, legal)
+        if len(turn) == 1:
+            return turn[0]
+        return self.search(view, turn)
 
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)
@@ -83,7 +85,7 @@ class ExpertBot(Bot):
             seat = heuristics.actor(state)
             if seat is None:
                 break
-            acts = state.legal_actions(seat)
+            acts = heuristics.search_actions(state, seat)
             children = node.children
             untried = []
             best = None
@@ -109,8 +111,10 @@ class ExpertBot(Bot):
             node = children[best]
             state.apply(best)
             path.append(node)
-        while not state.over and state.hand_no == hand and state.to_act:
+        depth = heuristics.DEPTH.get(state.game, 10_000)
+        while not state.over and state.hand_no == hand and state.to_act and depth > 0:
             heuristics.rollout_step(state, rng)
+            depth -= 1
         rewards = heuristics.rewards(state, before)
         for n in path:
             n.visits += 1

@@ -32,6 +32,15 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
     return fn(bot, view, legal)
 
 
+#: action types that are rights, not turns (RULES.md §2: claims and calls)
+OPTIONAL_TYPES = frozenset({"claim", "muggins"})
+
+
+def turn_actions(bot: Bot, legal: list[Action]) -> list[Action]:
+    """The legal actions that take the turn (without claims and calls)."""
+    return [a for a in legal if a.type not in OPTIONAL_TYPES] or legal
+
+
 def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:
     """What a bot does with a right to act out of turn (claims, Muggins! calls)."""
     fn = OPTIONAL.get(bot.game.game)
@@ -55,6 +64,7 @@ def register(game: str, **fns: Any) -> None:
         "rollout": ROLLOUT,
         "standing": STANDING,
         "actor": ACTOR,
+        "search_actions": SEARCH_ACTIONS,
     }
     for kind, fn in fns.items():
         tables[kind][game] = fn
@@ -74,6 +84,16 @@ def standing(state: State) -> list[float]:
     return fn(state) if fn is not None else [float(x) for x in state.scores]
 
 
+SearchActionsFn = Callable[[State, int], list[Action]]
+SEARCH_ACTIONS: dict[str, SearchActionsFn] = {}
+
+
+def search_actions(state: State, seat: int) -> list[Action]:
+    """The actions a search tree branches on for ``seat`` (default: all legal ones)."""
+    fn = SEARCH_ACTIONS.get(state.game)
+    return fn(state, seat) if fn is not None else state.legal_actions(seat)
+
+
 def actor(state: State) -> int | None:
     """The seat whose decision the search tree branches on (the one whose turn it is)."""
     fn = ACTOR.get(state.game)
@@ -82,6 +102,9 @@ def actor(state: State) -> int | None:
     acting = state.to_act
     return acting[0] if acting else None
 
+
+#: how many actions a rollout plays at most, per game (default: to the end of the hand)
+DEPTH: dict[str, int] = {}
 
 #: how many points make a clear difference, per game (rewards pass through tanh)
 SCALE: dict[str, float] = {"muggins-dominoes": 25.0}

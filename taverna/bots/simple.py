@@ -16,9 +16,10 @@ class RandomBot(Bot):
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
-        if not legal or not self.must_act(view):
-            return heuristics.optional_action(self, view, legal)
-        return self.rng.choice(legal)
+        optional = heuristics.optional_action(self, view, legal)
+        if optional is not None or not legal or not self.must_act(view):
+            return optional
+        return self.rng.choice(heuristics.turn_actions(self, legal))
 
 
 class GreedyBot(Bot):
@@ -33,8 +34,10 @@ class GreedyBot(Bot):
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
-        if not legal or not self.must_act(view):
-            return heuristics.optional_action(self, view, legal)
-        if len(legal) == 1:
-            return legal[0]
-        return heuristics.greedy(self, view, legal)
+        optional = heuristics.optional_action(self, view, legal)
+        if optional is not None or not legal or not self.must_act(view):
+            return optional
+        turn = heuristics.turn_actions(self, legal)
+        if len(turn) == 1:
+            return turn[0]
+        return heuristics.greedy(self, view, turn)

@@ -1,0 +1,126 @@
+"""What the bots know about Muggins cards (RULES.md §2).
+
+Every level claims its own scores and calls Muggins! on a missed one — unless
+it forgets: the bot option ``forget`` is the chance of letting a claim or a
+call slip (defaults: random 0.5, greedy 0.1, expert 0).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ..games.base import Action, State, View
+from ..games.cards import _PLAY, CARD_STR, VALUE, CardAction, card_id
+from . import heuristics
+
+if TYPE_CHECKING:
+    from .base import Bot
+
+FORGET = {"random": 0.5, "greedy": 0.1, "expert": 0.0}
+ALL_VALUES = [VALUE[c] for c in range(52)]
+
+
+def _forgets(bot: Bot) -> bool:
+    p = float(bot.options.get("forget", FORGET.get(bot.name, 0.0)))
+    return p > 0 and bot.rng.random() < p
+
+
+def optional(bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    """Claim our own score, call Muggins! on a missed one (unless we forget)."""
+    for a in legal:
+        if a.type in ("claim", "muggins"):
+            return None if _forgets(bot) else a
+    return None
+
+
+def points_of(total: int, value: int, limit: int) -> int:
+    """What a play scores at once: a multiple of five its total, the limit 2 (RULES.md §2)."""
+    new = total + value
+    if new == limit:
+        return 2 + (new if new % 5 == 0 else 0)
+    return new if new % 5 == 0 else 0
+
+
+def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
+    """Score now; keep fives and tens; avoid leaving totals the next player can score on."""
+    plays = [a for a in legal if isinstance(a, CardAction) and a.type in ("play", "go")]
+    total, limit = view["total"], view["limit"]
+    seen = {card_id(c) for c in view["hand"]} | {card_id(c) for c in view["pile"]}
+    seen |= {card_id(c) for c in view["discards"]}
+    unknown = [VALUE[c] for c in range(52) if c not in seen]
+    best: tuple[float, Action] | None = None
+    for a in plays:
+        if a.type == "go":
+            return a
+        if not a.claim and any(b.claim and b.card == a.card for b in plays):
+            continue  # always claim with the play: a free point is never left
+        v = VALUE[a.card]
+        new = total + v
+        score = points_of(total, v, limit)
+        risk = 0.0
+        if new < limit and unknown:
+            risk = sum(points_of(new, u, limit) for u in unknown if new + u <= limit) / len(unknown)
+        keep = 1.5 if v in (5, 10) and not score else 0.0  # fives and tens hit multiples
+        value = score - 0.8 * risk - keep + 0.05 * v + 0.01 * bot.rng.random()
+        if best is None or value > best[0]:
+            best = (value, a)
+    assert best is not None, "no play or go in the legal actions"
+    return best[1]
+
+
+def rollout(state: State, rng: random.Random) -> None:
+    """Mostly the best immediate score, sometimes random; always claims."""
+    turn = state.turn_seat
+    if turn is None:
+        acts = state.legal_actions()
+        state.apply(rng.choice(acts))
+        return
+    acts = state.legal_actions(turn)
+    if rng.random() < 0.75:
+        total = state.total  # type: ignore[attr-defined]
+        limit = state.limit  # type: ignore[attr-defined]
+        best = -1
+        choice = None
+        for b in acts:
+            if isinstance(b, CardAction) and b.type == "play":
+                p = points_of(total, VALUE[b.card], limit) * 4 + rng.random()
+                if p > best:
+                    best, choice = p, b
+        a = choice if choice is not None else rng.choice(acts)
+    else:
+        a = rng.choice(acts)
+    if isinstance(a, CardAction) and a.type == "play" and not a.claim:
+        twin = _PLAY[turn][a.card][1]
+        if twin in acts:
+            a = twin
+    elif isinstance(a, CardAction) and a.type == "muggins":
+        a = next((b for b in acts if b.type in ("play", "go")), a)
+    state.apply(a)
+
+
+def search_actions(state: State, seat: int) -> list[Action]:
+    """The turn player's real choices: each card once (claimed when it scores), or go."""
+    acts = state.legal_actions(seat)
+    out: list[Action] = []
+    for a in acts:
+        assert isinstance(a, CardAction)
+        if a.type == "go" or (a.type == "play" and (a.claim or _PLAY[seat][a.card][1] not in acts)):
+            out.append(a)
+    return out or acts
+
+
+def describe(card: int) -> str:
+    return CARD_STR[card]
+
+
+heuristics.register(
+    "muggins-cards",
+    greedy=greedy,
+    optional=optional,
+    rollout=rollout,
+    actor=lambda state: state.turn_seat,
+    search_actions=search_actions,
+)
+heuristics.SCALE["muggins-cards"] = 10.0
+heuristics.DEPTH["muggins-cards"] = 12
