@@ -104,7 +104,9 @@ def minimal_dominoes(seats: int, seconds: float, seed: int = 1) -> dict[str, Any
             while True:
                 turn = (turn + 1) % seats
                 hand = hands[turn]
-                moves = [(i, e) for i, x in enumerate(hand) for e in (0, 1) if (left, right)[e] in x]
+                moves = [
+                    (i, e) for i, x in enumerate(hand) for e in (0, 1) if (left, right)[e] in x
+                ]
                 while not moves and bone:
                     hand.append(bone.pop())
                     actions += 1
@@ -112,9 +114,7 @@ def minimal_dominoes(seats: int, seconds: float, seed: int = 1) -> dict[str, Any
                     moves = [(len(hand) - 1, e) for e in (0, 1) if (left, right)[e] in x]
                 if not moves:
                     actions += 1
-                    if not bone and not any(
-                        left in x or right in x for h in hands for x in h
-                    ):
+                    if not bone and not any(left in x or right in x for h in hands for x in h):
                         break
                     continue
                 i, e = rng.choice(moves)

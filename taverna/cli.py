@@ -21,7 +21,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 with open(name, "rb") as f:
                     text = f.read()
         except OSError as e:
-            result, status = {"ok": False, "malformed": f"cannot read {name}: {e.strerror}"}, MALFORMED
+            result, status = (
+                {"ok": False, "malformed": f"cannot read {name}: {e.strerror}"},
+                MALFORMED,
+            )
         else:
             result, status = replay_text(text)
         if status == MALFORMED and len(args.files) == 1:

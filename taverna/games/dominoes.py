@@ -184,11 +184,11 @@ class Dominoes(State):
     max_seats: ClassVar[int] = 4
 
     __slots__ = (
+        "_deals",
         "_drew",
         "_log",
         "_pending",
         "_rng",
-        "_deals",
         "awaiting",
         "bone",
         "credits",
@@ -363,7 +363,7 @@ class Dominoes(State):
         extra = set(obj) - {"seat", "type", "tile", "end"}
         if extra:
             raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
-        text = obj.get("tile")
+        text: Any = obj.get("tile")
         try:
             tile_id(text)
         except ValueError as e:
@@ -378,7 +378,9 @@ class Dominoes(State):
         return DominoAction(seat, "play", int(text[0]), int(text[2]), end)
 
     @classmethod
-    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> DominoDeal:
+    def parse_deal(
+        cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int
+    ) -> DominoDeal:
         where = f"deal {index}"
         if not isinstance(obj, dict):
             raise MalformedRecord(f"{where} must be an object with hands, boneyard and opener")
@@ -510,7 +512,9 @@ class Dominoes(State):
                 "opener": opener,
                 "boneyard": len(self.bone),
                 "hand_sizes": [k] * self.seats,
-                "private": {s: {"tiles": [tile_str(t) for t in h]} for s, h in enumerate(deal.hands)},
+                "private": {
+                    s: {"tiles": [tile_str(t) for t in h]} for s, h in enumerate(deal.hands)
+                },
             }
         ]
 
