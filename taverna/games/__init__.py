@@ -22,8 +22,9 @@ from .base import (
     event_json,
 )
 from .dominoes import Dominoes
+from .mus import Mus
 
-GAMES: dict[str, type[State]] = {Dominoes.game: Dominoes}
+GAMES: dict[str, type[State]] = {Dominoes.game: Dominoes, Mus.game: Mus}
 
 #: short names accepted on the command line
 ALIASES = {"dominoes": "muggins-dominoes", "cards": "muggins-cards"}
@@ -48,6 +49,7 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "MalformedRecord",
+    "Mus",
     "SettingsError",
     "State",
     "TavernaError",
