@@ -59,9 +59,8 @@ text leaves the turn order implicit:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Self, TypeGuard
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, Self, TypeGuard
 
 from .base import (
     JSON,
@@ -133,6 +132,11 @@ def _cards(cards: Sequence[int]) -> list[str]:
     return [CARD_STR[c] for c in cards]
 
 
+_JUEGO_FIELD = HandValue._fields.index("juego")
+_REAL_FIELD = HandValue._fields.index("juego_real")
+_PUNTO_FIELD = HandValue._fields.index("punto")
+
+
 # --------------------------------------------------------------- actions
 
 
@@ -192,6 +196,10 @@ _ANSWER_MENU = [
     for s in range(SEATS)
 ]
 _ORDAGO_MENU = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+#: ORDERS[mano]: the seats in turn order from mano
+ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
+#: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
+ANSWER_ORDER = tuple(((s + 1) % SEATS, (s + 3) % SEATS) for s in range(SEATS))
 #: the 15 non-empty subsets of four positions
 _SUBSETS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in range(1, 1 << HAND_SIZE))
 
@@ -199,8 +207,7 @@ _SUBSETS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in range
 # ------------------------------------------------------------------ deals
 
 
-@dataclass(frozen=True, slots=True)
-class MusDeal:
+class MusDeal(NamedTuple):
     """One hand's deal: ``hands``, ``deck`` (top first), ``mano`` and the
     ``reshuffles`` (each new deck formed from discards, top first, in order)."""
 
@@ -349,9 +356,9 @@ class Mus(State):
         self.holders: list[list[int] | None] = [None, None]  # announced pares, juego holders
         self.lance = -1
         self.punto = False
-        self.speakers: list[int] = []
+        self.speakers: tuple[int, ...] = ()
         self.pos = 0
-        self.answerers: list[int] = []
+        self.answerers: tuple[int, ...] = ()
         self.apos = 0
         self.stake = 0
         self.prev_stake = 0
@@ -574,8 +581,8 @@ class Mus(State):
     def _random_deal(self, rng: random.Random, mano: int) -> MusDeal:
         cards = list(range(N_CARDS))
         rng.shuffle(cards)
-        hands = tuple(tuple(cards[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS))
-        return MusDeal(hands, tuple(cards[SEATS * HAND_SIZE :]), mano)
+        hands = (tuple(cards[0:4]), tuple(cards[4:8]), tuple(cards[8:12]), tuple(cards[12:16]))
+        return MusDeal(hands, tuple(cards[16:]), mano, ())
 
     def _next_mano(self) -> int | None:
         return None if self.mano < 0 else (self.mano + 1) % SEATS
@@ -620,7 +627,7 @@ class Mus(State):
         self.mano = mano
         self._deal = deal
         self._given = given
-        self.hands = list(deal.hands)
+        self.hands = hands = list(deal.hands)
         self.deck = list(reversed(deal.deck))
         self.phase = MUS_PHASE
         self.turn = mano
@@ -634,7 +641,12 @@ class Mus(State):
                 "mano": mano,
                 "deck": len(self.deck),
                 "stones": self.stones[:],
-                "private": {s: {"cards": _cards(h)} for s, h in enumerate(deal.hands)},
+                "private": {
+                    0: {"cards": [CARD_STR[c] for c in hands[0]]},
+                    1: {"cards": [CARD_STR[c] for c in hands[1]]},
+                    2: {"cards": [CARD_STR[c] for c in hands[2]]},
+                    3: {"cards": [CARD_STR[c] for c in hands[3]]},
+                },
             }
         )
         return events
@@ -696,52 +708,32 @@ class Mus(State):
             raise IllegalAction(
                 f"seat {s} cannot {_VERBS[code]}: it is seat {self.turn}'s turn to {self._doing()}"
             )
-        ph = self.phase
-        if ph == SPEAK:
-            if code == PASS:
-                events = self._pass(s)
-            elif code == BET:
-                events = self._bet(s, action.amount)
-            elif code == ORDAGO:
-                events = self._ordago(s)
-            else:
-                raise self._wrong(s, code, "pass, bet or call órdago")
-        elif ph == ANSWER:
-            if code == ACCEPT:
-                events = self._accept(s)
-            elif code == REJECT:
-                events = self._reject(s)
-            elif code == RAISE and not self.ordago:
-                events = self._raise(s, action.amount)
-            elif code == ORDAGO and not self.ordago:
-                events = self._ordago(s)
-            elif self.ordago:
-                raise self._wrong(s, code, "accept or reject the órdago (it cannot be raised)")
-            else:
-                raise self._wrong(s, code, "accept, raise, call órdago or reject")
-        elif ph == MUS_PHASE:
-            if code == MUS:
-                events = self._mus(s)
-            elif code == NO_MUS:
-                events = self._no_mus(s)
-            else:
-                raise self._wrong(s, code, "say mus or no mus")
-        else:
-            if code != DISCARD_CARDS:
-                raise self._wrong(s, code, "discard 1 to 4 cards")
-            events = self._discard(s, action)
+        handler = _HANDLERS[self.phase][code]
+        if handler is None:
+            raise self._wrong(s, code)
+        events = handler(self, s, action)
         if self._log is not None:
             self._log.append(action)
         return events
 
-    def _wrong(self, s: int, code: int, should: str) -> IllegalAction:
+    def _wrong(self, s: int, code: int) -> IllegalAction:
         ph = self.phase
+        if ph == SPEAK:
+            should = "pass, bet or call órdago"
+        elif ph == ANSWER and self.ordago:
+            should = "accept or reject the órdago (it cannot be raised)"
+        elif ph == ANSWER:
+            should = "accept, raise, call órdago or reject"
+        elif ph == MUS_PHASE:
+            should = "say mus or no mus"
+        else:
+            should = "discard 1 to 4 cards"
         if ph in (SPEAK, ANSWER):
             where = f"in {LANCE_TITLES[4 if self.punto and self.lance == JUEGO else self.lance]}"
             if ph == ANSWER:
-                last = self.betting[-1]
-                what = "called órdago" if last[1] == ORDAGO else f"made the stake {self.stake}"
-                where += f": seat {last[0]} has {what}"
+                bettor = next(b[0] for b in reversed(self.betting) if b[1] in (BET, RAISE, ORDAGO))
+                what = "called órdago" if self.ordago else f"made the stake {self.stake}"
+                where += f": seat {bettor} has {what}"
         elif ph == MUS_PHASE:
             where = "in the mus phase"
         else:
@@ -750,7 +742,7 @@ class Mus(State):
 
     # ----- mus and discards (RULES.md §3 Deal and mus)
 
-    def _mus(self, s: int) -> list[Event]:
+    def _mus(self, s: int, action: MusAction) -> list[Event]:
         self.mus_count += 1
         events: list[Event] = [{"type": "mus", "seat": s}]
         if self.mus_count == SEATS:
@@ -763,7 +755,7 @@ class Mus(State):
             self.turn = (s + 1) % SEATS
         return events
 
-    def _no_mus(self, s: int) -> list[Event]:
+    def _no_mus(self, s: int, action: MusAction) -> list[Event]:
         deal = self._deal
         if self._given and deal is not None and self.reshuffled < len(deal.reshuffles):
             raise IllegalAction(
@@ -860,7 +852,7 @@ class Mus(State):
         rng = self._rng or random.Random()
         rng.shuffle(pile)
         if deal is not None:
-            self._deal = replace(deal, reshuffles=(*deal.reshuffles, tuple(pile)))
+            self._deal = deal._replace(reshuffles=(*deal.reshuffles, tuple(pile)))
             if self._deals:
                 self._deals[-1] = self._deal
         return pile
@@ -872,10 +864,10 @@ class Mus(State):
         mano = self.mano
         vals = self.vals
         assert vals is not None
+        order: tuple[int, ...] = ORDERS[mano]
         while self.lance < 4:
             L = self.lance
-            order = [(mano + i) % SEATS for i in range(SEATS)]
-            if L in (PARES, JUEGO):
+            if L >= PARES:
                 if L == PARES:
                     holders = [x for x in order if vals[x].pares_kind]
                 else:
@@ -899,99 +891,94 @@ class Mus(State):
                     self.lance += 1
                     continue
                 if holders:
-                    order = holders
+                    order = tuple(holders)
                 else:
                     self.punto = True  # nobody has juego: Punto, everyone takes part
             self.speakers = order
             self.pos = 0
-            self.answerers = []
-            self.apos = 0
             self.stake = self.prev_stake = self.n_bets = 0
-            self.bet_team = -1
             self.ordago = False
             self.betting = []
             self.phase = SPEAK
             self.turn = order[0]
             name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
-            events.append({"type": "lance", "lance": name, "speakers": order[:]})
+            events.append({"type": "lance", "lance": name, "speakers": list(order)})
             return
         self._count(events)
 
-    def _next_lance(self, events: list[Event]) -> None:
-        self.lance += 1
-        self._open_lance(events)
-
-    def _lance_event(self, s: int, code: int, amount: int = 0) -> Event:
-        self.betting.append((s, code, amount))
-        ev: Event = {"type": ACTION_TYPES[code], "seat": s}
-        if amount:
-            ev["amount"] = amount
-        return ev
-
-    def _pass(self, s: int) -> list[Event]:
-        events = [self._lance_event(s, PASS)]
+    def _pass(self, s: int, action: MusAction) -> list[Event]:
+        self.betting.append((s, PASS, 0))
+        events: list[Event] = [{"type": "pass", "seat": s}]
         self.pos += 1
         if self.pos < len(self.speakers):
             self.turn = self.speakers[self.pos]
         else:
             self.res_status[self.lance] = IN_PASS
-            self._next_lance(events)
+            self.lance += 1
+            self._open_lance(events)
         return events
 
     def _answer_after(self, s: int) -> None:
         """The other pair answers, its players taking part in seat order after ``s``."""
         sp = self.speakers
-        a, b = (s + 1) % SEATS, (s + 3) % SEATS
-        self.answerers = [x for x in (a, b) if x in sp]
+        pair = ANSWER_ORDER[s]
+        self.answerers = ans = pair if len(sp) == SEATS else tuple(x for x in pair if x in sp)
         self.apos = 0
         self.bet_team = s & 1
         self.phase = ANSWER
-        self.turn = self.answerers[0]
+        self.turn = ans[0]
 
-    def _bet(self, s: int, amount: int) -> list[Event]:
+    def _bet(self, s: int, action: MusAction) -> list[Event]:
+        amount = action.amount
         if amount < 2:
             raise IllegalAction(f"seat {s} cannot bet {amount}: a bet is at least 2 stones")
-        ev = self._lance_event(s, BET, amount)
+        self.betting.append((s, BET, amount))
         self.prev_stake = 1  # refused, the lance's first bet is worth 1
         self.stake = amount
         self.n_bets = 1
-        ev["stake"] = amount
         self._answer_after(s)
-        return [ev]
+        return [{"type": "bet", "seat": s, "amount": amount, "stake": amount}]
 
-    def _raise(self, s: int, amount: int) -> list[Event]:
+    def _raise(self, s: int, action: MusAction) -> list[Event]:
+        if self.ordago:
+            raise self._wrong(s, RAISE)
+        amount = action.amount
         if amount < 2:
             raise IllegalAction(f"seat {s} cannot raise by {amount}: a raise is at least 2 stones")
-        ev = self._lance_event(s, RAISE, amount)
-        self.prev_stake = self.stake
-        self.stake += amount
+        self.betting.append((s, RAISE, amount))
+        self.prev_stake = stake = self.stake
+        self.stake = stake = stake + amount
         self.n_bets += 1
-        ev["stake"] = self.stake
         self._answer_after(s)
-        return [ev]
+        return [{"type": "raise", "seat": s, "amount": amount, "stake": stake}]
 
-    def _ordago(self, s: int) -> list[Event]:
-        ev = self._lance_event(s, ORDAGO)
+    def _ordago(self, s: int, action: MusAction) -> list[Event]:
+        if self.ordago:
+            raise self._wrong(s, ORDAGO)
+        self.betting.append((s, ORDAGO, 0))
         # refused, an órdago is worth the stake before it, or 1 if it opened the lance
         self.prev_stake = self.stake if self.n_bets else 1
         self.n_bets += 1
         self.ordago = True
         self._answer_after(s)
-        return [ev]
+        return [{"type": "ordago", "seat": s}]
 
-    def _accept(self, s: int) -> list[Event]:
-        events = [self._lance_event(s, ACCEPT)]
+    def _accept(self, s: int, action: MusAction) -> list[Event]:
+        self.betting.append((s, ACCEPT, 0))
+        events: list[Event] = [{"type": "accept", "seat": s}]
         L = self.lance
         if self.ordago:
             self._ordago_showdown(events)
             return events
         self.res_status[L] = ACCEPTED
         self.res_stake[L] = self.stake
-        self._next_lance(events)
+        self.lance = L + 1
+        self._open_lance(events)
         return events
 
-    def _reject(self, s: int) -> list[Event]:
-        events = [self._lance_event(s, REJECT)]
+    def _reject(self, s: int, action: MusAction) -> list[Event]:
+        self.betting.append((s, REJECT, 0))
+        events: list[Event] = [{"type": "reject", "seat": s}]
         self.apos += 1
         if self.apos < len(self.answerers):
             self.turn = self.answerers[self.apos]  # the partner answers
@@ -1004,7 +991,8 @@ class Mus(State):
         name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
         if self._credit(team, self.prev_stake, name, "refused", events):
             return events
-        self._next_lance(events)
+        self.lance = L + 1
+        self._open_lance(events)
         return events
 
     def _credit(self, team: int, n: int, lance: str, reason: str, events: list[Event]) -> bool:
@@ -1053,28 +1041,24 @@ class Mus(State):
             out.append(item)
         return out
 
-    def _keys(self, L: int) -> list[int]:
+    def _best(self, L: int, among: Sequence[int]) -> int:
+        """The seat winning lance ``L`` among ``among`` (in turn order from mano).
+
+        RULES.md §3: ties go to the player closest to mano, so only a strictly
+        better key displaces the best so far.
+        """
         vals = self.vals
         assert vals is not None
-        if L == GRANDE:
-            return [v.grande for v in vals]
-        if L == CHICA:
-            return [v.chica for v in vals]
-        if L == PARES:
-            return [v.pares for v in vals]
-        if self.punto:
-            return [v.punto for v in vals]
-        if self.real31:
-            return [v.juego_real for v in vals]
-        return [v.juego for v in vals]
-
-    def _best(self, L: int, among: Sequence[int]) -> int:
-        """The seat winning lance ``L`` among ``among`` (turn order), ties to mano's side."""
-        keys = self._keys(L)
+        if L < JUEGO:
+            f = L  # HandValue fields 0..2: grande, chica, pares
+        else:
+            f = _PUNTO_FIELD if self.punto else _REAL_FIELD if self.real31 else _JUEGO_FIELD
         best = among[0]
+        top = vals[best][f]
         for x in among:
-            if keys[x] > keys[best]:
-                best = x
+            k = vals[x][f]
+            if k > top:
+                best, top = x, k
         return best
 
     def _ordago_showdown(self, events: list[Event]) -> None:
@@ -1102,53 +1086,57 @@ class Mus(State):
         """RULES.md §3 Showdown: count lance by lance, stop when a pair reaches 40."""
         vals = self.vals
         assert vals is not None
-        mano = self.mano
-        order = [(mano + i) % SEATS for i in range(SEATS)]
-        self.phase = IDLE  # credits no longer end the hand early: it is over
+        order = ORDERS[self.mano]
+        self.phase = IDLE  # the hand is over: credits no longer stop it
         self.turn = -1
+        status, stakes, teams = self.res_status, self.res_stake, self.res_team
+        stones = self.stones
+        punto = self.punto
         lances: list[JSON] = []
         won = -1
         for L in range(4):
-            st = self.res_status[L]
-            name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
-            item: JSON = {"lance": name, "status": STATUS_NAMES[st]}
-            if st == ACCEPTED:
-                item["stake"] = self.res_stake[L]
-            lances.append(item)
+            st = status[L]
+            name = LANCE_NAMES[4 if punto and L == JUEGO else L]
             if st == SKIPPED:
-                item["team"] = None
-                item["stones"] = 0
+                lances.append({"lance": name, "status": "skipped", "team": None, "stones": 0})
                 continue
-            seat = -1
+            seat = None
             if st in (REFUSED, ALONE):
-                team = self.res_team[L]
+                team = teams[L]
             else:
-                among = order
-                if L == PARES or (L == JUEGO and not self.punto):
+                if L == PARES or (L == JUEGO and not punto):
                     held = self.holders[L - PARES]
                     assert held is not None
-                    among = held
-                seat = self._best(L, among)
+                    seat = self._best(L, held)
+                else:
+                    seat = self._best(L, order)
                 team = seat & 1
-            stake = self.res_stake[L] if st == ACCEPTED else 0
+            n = stakes[L] if st == ACCEPTED else 0
             if L <= CHICA:
-                n = 0 if st == REFUSED else (1 if st == IN_PASS else stake)
+                if st == IN_PASS:
+                    n = 1
             elif L == PARES:
-                n = stake + sum(vals[x].pares_kind for x in (team, team + 2))
-            elif not self.punto:
-                n = stake + sum(
-                    juego_bonus(vals[x].points) for x in (team, team + 2) if vals[x].juego
-                )
+                n += vals[team].pares_kind + vals[team + 2].pares_kind
+            elif punto:
+                n += 1  # RULES.md §3: Punto's extra stone
             else:
-                n = stake + 1  # RULES.md §3: Punto's extra stone
-            item["team"] = team
-            item["seat"] = seat if seat >= 0 else None
-            item["stones"] = n
+                for x in (team, team + 2):
+                    if vals[x].juego:
+                        n += juego_bonus(vals[x].points)
+            item: JSON = {
+                "lance": name,
+                "status": STATUS_NAMES[st],
+                "team": team,
+                "seat": seat,
+                "stones": n,
+            }
+            if st == ACCEPTED:
+                item["stake"] = stakes[L]
+            lances.append(item)
             if won >= 0:
                 item["counted"] = False
-                continue
-            if n:
-                self.stones[team] += n
+            elif n:
+                stones[team] += n
                 events.append(
                     {
                         "type": "credit",
@@ -1156,20 +1144,20 @@ class Mus(State):
                         "stones": n,
                         "lance": name,
                         "reason": STATUS_NAMES[st],
-                        "total": self.stones[:],
+                        "total": stones[:],
                     }
                 )
-                if self.stones[team] >= GAME_STONES:
+                if stones[team] >= GAME_STONES:
                     won = team  # the rest of the hand is not counted
         summary: JSON = {
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "showdown",
-            "hands": [_cards(h) for h in self.hands],
+            "hands": [[CARD_STR[c] for c in h] for h in self.hands],
             "pares": [v.pares_kind for v in vals],
             "points": [v.points for v in vals],
             "lances": lances,
-            "stones": self.stones[:],
+            "stones": stones[:],
         }
         self.last_hand = summary
         events.append(summary)
@@ -1260,14 +1248,14 @@ class Mus(State):
             "lance": self.lance_name,
             "lance_slot": L if in_lance else None,
             "punto": self.punto,
-            "speakers": self.speakers[:] if in_lance else [],
+            "speakers": list(self.speakers) if in_lance else [],
             "betting": [
                 {"seat": b[0], "type": ACTION_TYPES[b[1]], **({"amount": b[2]} if b[2] else {})}
                 for b in self.betting
             ]
             if in_lance
             else [],
-            "answerers": self.answerers[:] if self.phase == ANSWER else [],
+            "answerers": list(self.answerers) if self.phase == ANSWER else [],
             "stake": self.stake if self.phase == ANSWER else None,
             "ordago": self.ordago if self.phase == ANSWER else False,
             "lances": self._lance_summary() if self.lance >= 0 else [],
@@ -1381,7 +1369,7 @@ class Mus(State):
         if phase in (SPEAK, ANSWER):
             state.vals = [_value(h) for h in hands]
             state.lance = view["lance_slot"]
-            state.speakers = list(view["speakers"])
+            state.speakers = tuple(view["speakers"])
             state.betting = [
                 (b["seat"], _CODE[b["type"]], b.get("amount", 0)) for b in view["betting"]
             ]
@@ -1396,7 +1384,7 @@ class Mus(State):
         self.stake = self.prev_stake = self.n_bets = 0
         self.bet_team = -1
         self.ordago = False
-        self.answerers = []
+        self.answerers = ()
         self.apos = 0
         for s, code, amount in self.betting:
             if code == PASS:
@@ -1412,7 +1400,7 @@ class Mus(State):
                 self.ordago = True
             if code in (BET, RAISE, ORDAGO):
                 sp = self.speakers
-                self.answerers = [x for x in ((s + 1) % SEATS, (s + 3) % SEATS) if x in sp]
+                self.answerers = tuple(x for x in ANSWER_ORDER[s] if x in sp)
                 self.apos = 0
                 self.bet_team = s & 1
             elif code == REJECT:
@@ -1436,3 +1424,25 @@ class Mus(State):
     @property
     def actions_played(self) -> list[Action]:
         return list(self._log or [])
+
+
+_Handler = Callable[[Mus, int, MusAction], list[Event]]
+
+
+def _handlers() -> tuple[tuple[_Handler | None, ...], ...]:
+    """_HANDLERS[phase][action code]: the method that plays it, None where it is refused."""
+    table: list[list[_Handler | None]] = [[None] * len(ACTION_TYPES) for _ in PHASE_NAMES]
+    table[MUS_PHASE][MUS] = Mus._mus
+    table[MUS_PHASE][NO_MUS] = Mus._no_mus
+    table[DISCARD][DISCARD_CARDS] = Mus._discard
+    table[SPEAK][PASS] = Mus._pass
+    table[SPEAK][BET] = Mus._bet
+    table[SPEAK][ORDAGO] = Mus._ordago
+    table[ANSWER][ACCEPT] = Mus._accept
+    table[ANSWER][RAISE] = Mus._raise
+    table[ANSWER][ORDAGO] = Mus._ordago
+    table[ANSWER][REJECT] = Mus._reject
+    return tuple(tuple(row) for row in table)
+
+
+_HANDLERS = _handlers()
