@@ -758,9 +758,10 @@ class Mus(State):
     def _no_mus(self, s: int, action: MusAction) -> list[Event]:
         deal = self._deal
         if self._given and deal is not None and self.reshuffled < len(deal.reshuffles):
+            n = len(deal.reshuffles)
             raise IllegalAction(
-                f"seat {s} cannot say no mus: deal {self.hand_no} lists "
-                f"{len(deal.reshuffles)} reshuffles but only {self.reshuffled} happened"
+                f"seat {s} cannot say no mus: deal {self.hand_no} lists {n} "
+                f"reshuffle{'' if n == 1 else 's'}, but only {self.reshuffled} happened"
             )
         events: list[Event] = [{"type": "no_mus", "seat": s}]
         self.vals = [_value(h) for h in self.hands]
