@@ -96,8 +96,8 @@ MUS_PHASE, DISCARD, SPEAK, ANSWER, IDLE = range(5)
 PHASE_NAMES = ("mus", "discard", "speak", "answer", "idle")
 
 # outcome of a lance slot
-PENDING, IN_PASS, ACCEPTED, REFUSED, SKIPPED, ALONE = range(6)
-STATUS_NAMES = ("pending", "pass", "accepted", "refused", "skipped", "alone")
+PENDING, IN_PASS, ACCEPTED, REFUSED, SKIPPED, ALONE, ORDAGO_ACCEPTED = range(7)
+STATUS_NAMES = ("pending", "pass", "accepted", "refused", "skipped", "alone", "ordago")
 
 # action codes
 MUS, NO_MUS, DISCARD_CARDS, PASS, BET, RAISE, ORDAGO, ACCEPT, REJECT = range(9)
@@ -1037,7 +1037,7 @@ class Mus(State):
             }
             if st == ACCEPTED:
                 item["stake"] = self.res_stake[L]
-            if st in (REFUSED, ALONE):
+            if st in (REFUSED, ALONE, ORDAGO_ACCEPTED):
                 item["team"] = self.res_team[L]
             out.append(item)
         return out
@@ -1068,7 +1068,8 @@ class Mus(State):
         seat = self._best(L, self.speakers)
         team = seat & 1
         name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
-        self.res_status[L] = ACCEPTED
+        self.res_status[L] = ORDAGO_ACCEPTED
+        self.res_team[L] = team
         summary: JSON = {
             "type": "hand_end",
             "hand": self.hand_no,
@@ -1078,7 +1079,6 @@ class Mus(State):
             "lances": self._lance_summary(),
             "stones": self.stones[:],
         }
-        summary["lances"][-1]["stake"] = "ordago"
         self.last_hand = summary
         events.append(summary)
         self._win_game(team, "ordago", events)
@@ -1220,7 +1220,6 @@ class Mus(State):
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` sees: the public table, its own cards and discards, its legal moves."""
-        L = self.lance
         in_lance = self.phase in (SPEAK, ANSWER)
         v: View = {
             "game": self.game,
@@ -1247,7 +1246,7 @@ class Mus(State):
                 "juego": None if self.holders[1] is None else self.holders[1][:],
             },
             "lance": self.lance_name,
-            "lance_slot": L if in_lance else None,
+            "lance_slot": self.lance,
             "punto": self.punto,
             "speakers": list(self.speakers) if in_lance else [],
             "betting": [
@@ -1259,7 +1258,7 @@ class Mus(State):
             "answerers": list(self.answerers) if self.phase == ANSWER else [],
             "stake": self.stake if self.phase == ANSWER else None,
             "ordago": self.ordago if self.phase == ANSWER else False,
-            "lances": self._lance_summary() if self.lance >= 0 else [],
+            "lances": self._lance_summary(),
             "over": self.over,
             "winner": self.winner,
             "last_hand": self.last_hand,
@@ -1293,15 +1292,8 @@ class Mus(State):
         state.mano = view["mano"]
         state.last_hand = view["last_hand"]
         phase = PHASE_NAMES.index(view["phase"])
-        if state.over or phase == IDLE:
-            # between hands (or over): the next deal comes from rng
-            state.phase = IDLE
-            state.turn = -1
-            if not state.over:
-                state.initial_events = state._next_hand()
-            return state
         state.phase = phase
-        state.turn = view["turn"]
+        state.turn = -1 if view["turn"] is None else view["turn"]
         state.reshuffled = view["reshuffled"]
         state.mus_round = view["mus_round"]
         state.discards = [d[:] for d in view["discards"]]
@@ -1367,16 +1359,24 @@ class Mus(State):
             None if juego_h is None else list(juego_h),
         ]
         state.punto = view["punto"]
-        if phase in (SPEAK, ANSWER):
+        state.lance = view["lance_slot"]
+        if state.lance >= 0:
             state.vals = [_value(h) for h in hands]
-            state.lance = view["lance_slot"]
+        if phase in (SPEAK, ANSWER):
             state.speakers = tuple(view["speakers"])
             state.betting = [
                 (b["seat"], _CODE[b["type"]], b.get("amount", 0)) for b in view["betting"]
             ]
             state._replay_betting()
-        state.lance = view["lance_slot"] if phase in (SPEAK, ANSWER) else -1
-        cls._restore_results(state, view["lances"])
+        for item in view["lances"]:
+            name = item["lance"]
+            L = JUEGO if name == "punto" else LANCE_NAMES.index(name)
+            state.res_status[L] = STATUS_NAMES.index(item["status"])
+            state.res_stake[L] = item.get("stake", 0)
+            state.res_team[L] = item.get("team", -1)
+        if phase == IDLE and not state.over:
+            # awaiting a deal: the sampled game goes on with one from rng
+            state.initial_events = state._next_hand()
         return state
 
     def _replay_betting(self) -> None:
@@ -1406,15 +1406,6 @@ class Mus(State):
                 self.bet_team = s & 1
             elif code == REJECT:
                 self.apos += 1
-
-    @staticmethod
-    def _restore_results(state: Mus, lances: list[JSON]) -> None:
-        for item in lances:
-            name = item["lance"]
-            L = JUEGO if name == "punto" else LANCE_NAMES.index(name)
-            state.res_status[L] = STATUS_NAMES.index(item["status"])
-            state.res_stake[L] = item.get("stake", 0) if item.get("stake") != "ordago" else 0
-            state.res_team[L] = item.get("team", -1)
 
     # --------------------------------------------------------------- records
 
