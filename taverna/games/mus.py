@@ -307,7 +307,9 @@ class Mus(State):
     @classmethod
     def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
         cls.check_seats(seats)
-        settings = dict(settings or {})
+        if not settings:
+            return {"cows": 1, "games_per_cow": 3, "real_31": False}  # the defaults
+        settings = dict(settings)
         known = ("cows", "games_per_cow", "real_31")
         unknown = sorted(set(settings) - set(known))
         if unknown:
@@ -337,7 +339,7 @@ class Mus(State):
         *,
         log: bool = True,
     ) -> None:
-        self.seats = self.check_seats(seats)
+        self.seats = seats
         self.settings = self.check_settings(seats, settings)
         self.cows_to_win: int = self.settings["cows"]
         self.games_per_cow: int = self.settings["games_per_cow"]
