@@ -758,3 +758,61 @@ def test_live_games_reach_the_end_and_replay() -> None:
             "over": True,
             "winner": s.winner,
         }
+
+
+# --------------------------------------------------- protocol plumbing
+
+
+def test_live_games_are_reproducible_from_their_seed() -> None:
+    a, b = Mus.new(4, seed=99), Mus.new(4, seed=99)
+    rng_a, rng_b = random.Random(1), random.Random(1)
+    for _ in range(200):
+        if a.over:
+            break
+        acts_a, acts_b = a.legal_actions(), b.legal_actions()
+        assert acts_a == acts_b
+        assert a.apply(rng_a.choice(acts_a)) == b.apply(rng_b.choice(acts_b))
+    assert a.record() == b.record()
+
+
+def test_clone_is_independent_and_keeps_no_record() -> None:
+    s = d1()
+    play(s, "0 no_mus", "0 bet 2")
+    c = s.clone()
+    assert [c.view(x) for x in (None, 0, 1, 2, 3)] == [s.view(x) for x in (None, 0, 1, 2, 3)]
+    before = snapshot(s)
+    play(c, "1 raise 2", "2 accept", *CHICA_PASS)
+    assert snapshot(s) == before
+    assert c.actions_played == [] and c.deals_used == []
+    assert s.record()["actions"] == [
+        {"seat": 0, "type": "no_mus"},
+        {"seat": 0, "type": "bet", "amount": 2},
+    ]
+
+
+def test_only_the_seat_to_act_has_legal_actions() -> None:
+    s = d1(mano=3)
+    assert [a.to_json() for a in s.legal_actions()] == [
+        {"seat": 3, "type": "mus"},
+        {"seat": 3, "type": "no_mus"},
+    ]
+    assert s.legal_actions(0) == []
+    play(s, "3 no_mus")
+    assert [str(a) for a in s.legal_actions(3)] == [
+        "pass",
+        "bet 2",
+        "bet 3",
+        "bet 4",
+        "bet 5",
+        "ordago",
+    ]
+    play(s, "3 bet 2")
+    assert [str(a) for a in s.legal_actions()] == [
+        "accept",
+        "raise 2",
+        "raise 3",
+        "raise 4",
+        "raise 5",
+        "ordago",
+        "reject",
+    ]
