@@ -603,8 +603,8 @@ class Mus(State):
     def _random_deal(self, rng: random.Random, mano: int) -> MusDeal:
         cards = list(range(N_CARDS))
         rng.shuffle(cards)
-        hands = (tuple(cards[0:4]), tuple(cards[4:8]), tuple(cards[8:12]), tuple(cards[12:16]))
-        return MusDeal(hands, tuple(cards[16:]), mano, ())
+        t = tuple(cards)
+        return MusDeal((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ())
 
     def _next_mano(self) -> int | None:
         return None if self.mano < 0 else (self.mano + 1) % SEATS
@@ -663,12 +663,7 @@ class Mus(State):
                 "mano": mano,
                 "deck": len(self.deck),
                 "stones": self.stones[:],
-                "private": {
-                    0: {"cards": [CARD_STR[c] for c in hands[0]]},
-                    1: {"cards": [CARD_STR[c] for c in hands[1]]},
-                    2: {"cards": [CARD_STR[c] for c in hands[2]]},
-                    3: {"cards": [CARD_STR[c] for c in hands[3]]},
-                },
+                "private": {s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(hands)},
             }
         )
         return events
