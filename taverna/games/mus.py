@@ -245,7 +245,24 @@ def _int(x: object) -> TypeGuard[int]:
 
 
 class Mus(State):
-    """Mus: four seats in two pairs, stones, games and cows (RULES.md §3)."""
+    """Mus: four seats in two pairs, stones, games and cows (RULES.md §3).
+
+    Events (plain dicts; ``private`` parts only for the seat they name):
+
+    - ``deal`` {hand, game, mano, deck, stones; private: cards}
+    - ``mus``, ``no_mus`` {seat}; ``discard`` {seat, count, deck; private:
+      cards, drawn}; ``reshuffle`` {seat, deck} when the deck is rebuilt
+    - ``announce`` {lance: pares|juego, holders} before those lances;
+      ``lance`` {lance, speakers} (or ``skipped``, or ``team`` when one pair
+      wins it without betting)
+    - ``pass``, ``bet``/``raise`` {amount, stake}, ``ordago``, ``accept``,
+      ``reject`` {seat}
+    - ``credit`` {team, stones, lance, reason, total}: every stone credited
+    - ``hand_end`` {reason: showdown|ordago|game won, hands (all four, or
+      None when not shown), lances (status, team, seat, stones), stones}
+    - ``game_end`` {game, team, reason: stones|ordago, stones, games},
+      ``cow_end`` {team, cows}, ``match_end`` {winner, games, cows}
+    """
 
     game: ClassVar[str] = "mus"
     min_seats: ClassVar[int] = SEATS
