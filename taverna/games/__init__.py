@@ -23,11 +23,12 @@ from .base import (
 )
 from .cards import Cards
 from .dominoes import Dominoes
+from .mus import Mus
 
-GAMES: dict[str, type[State]] = {Dominoes.game: Dominoes, Cards.game: Cards}
+GAMES: dict[str, type[State]] = {cls.game: cls for cls in (Dominoes, Cards, Mus)}
 
 #: short names accepted on the command line
-ALIASES = {"dominoes": "muggins-dominoes", "cards": "muggins-cards"}
+ALIASES = {"dominoes": "muggins-dominoes", "cards": "muggins-cards", "mus": "mus"}
 
 
 def get_game(name: str) -> type[State]:
@@ -50,6 +51,7 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "MalformedRecord",
+    "Mus",
     "SettingsError",
     "State",
     "TavernaError",

@@ -363,7 +363,7 @@ class Dominoes(State):
         extra = set(obj) - {"seat", "type", "tile", "end"}
         if extra:
             raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
-        text = obj.get("tile")
+        text: Any = obj.get("tile")
         try:
             tile_id(text)
         except ValueError as e:

@@ -1,0 +1,1473 @@
+"""Mus (RULES.md §3) on the game protocol.
+
+Four seats in two pairs (seats 0 and 2 against 1 and 3). A hand is the mus
+phase (mus / no mus, discards), then the four lances — Grande, Chica, Pares,
+Juego or Punto — each with its betting, then the showdown and the count.
+Stones make games, games make cows, cows make the match.
+
+The hot data are plain ints: a card is 0..39 (:mod:`.mus_hands`), a hand a
+tuple of four of them, a pair (team) is ``seat & 1``.
+
+    >>> deal = Mus.parse_deal({
+    ...     "hands": [["12o", "12c", "3e", "1b"], ["11o", "11c", "5e", "4b"],
+    ...               ["2o", "1c", "4e", "5b"], ["10o", "7c", "7e", "7o"]],
+    ...     "deck": [c for c in CARD_STR if c not in {
+    ...         "12o", "12c", "3e", "1b", "11o", "11c", "5e", "4b",
+    ...         "2o", "1c", "4e", "5b", "10o", "7c", "7e", "7o"}],
+    ...     "mano": 0}, 4, {}, 0)
+    >>> s = Mus.start(4, {}, [deal])
+    >>> [e["type"] for e in s.apply(Mus.parse_action({"seat": 0, "type": "no_mus"}, 4))]
+    ['no_mus', 'lance']
+    >>> s.apply(Mus.parse_action({"seat": 2, "type": "bet", "amount": 2}, 4))
+    Traceback (most recent call last):
+    ...
+    taverna.games.base.IllegalAction: seat 2 cannot bet: it is seat 0's turn to speak in Grande
+
+Readings of the betting rules (RULES.md §3 Betting in a lance), where the
+text leaves the turn order implicit:
+
+- Before any bet, the players taking part speak once each in turn order from
+  mano; passing then does not stop a player from answering a later bet.
+- A bet (envite, raise or órdago) is answered by the other pair's players
+  taking part, in seat order starting after the player who made it: the
+  seat right after the bettor first, then its partner. Only the player
+  holding the answer may speak; the bettor's partner never answers its own
+  pair's bet.
+- Whoever holds the answer may accept, raise, call órdago or reject. A raise
+  or an órdago makes that player the new bettor: the first pair answers it
+  "in the same way", again starting after the player who made it. There is
+  no limit to the number of raises; an órdago can only be accepted or
+  rejected.
+- A rejection passes the answer to the rejecting player's partner if it
+  takes part and has not yet answered *this* bet; each bet (the first one,
+  every raise, an órdago) has its own answer.
+- A refused bet credits its makers at once with the stake before it (1 if it
+  opened the lance). A raise of N on a stake S makes the stake S + N, so a
+  refused raise is worth S.
+- Bet and raise amounts may be any whole number N ≥ 2; :meth:`Mus.legal_actions`
+  lists 2 to 5 (``BET_MENU``) so that bots and random play have a finite menu.
+- An accepted órdago ends the game for the lance's winner without changing
+  the stones (the game_end event says ``"reason": "ordago"``).
+- A game ended at once by a refused bet ends the hand without a showdown;
+  the cards are not shown.
+- The deck "runs out" when a card must be served and none is left: the
+  reshuffle happens then, with every discard of the hand still in the pile
+  except the cards the player being served has just discarded.
+- ``real_31`` is exactly 7-7-7-sota (a card of rank 10), as the seed writes it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, Self, TypeGuard
+
+from .base import (
+    JSON,
+    Action,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    MalformedRecord,
+    SettingsError,
+    State,
+    View,
+)
+from .mus_hands import (
+    CARD_CLASS,
+    CARD_STR,
+    N_CARDS,
+    VALUES,
+    HandValue,
+    card_id,
+    juego_bonus,
+)
+
+SEATS = 4
+HAND_SIZE = 4
+
+# lance slots; the fourth slot is Juego, or Punto when nobody has juego
+GRANDE, CHICA, PARES, JUEGO = range(4)
+LANCE_NAMES = ("grande", "chica", "pares", "juego", "punto")
+LANCE_TITLES = ("Grande", "Chica", "Pares", "Juego", "Punto")
+
+# phases
+MUS_PHASE, DISCARD, SPEAK, ANSWER, IDLE = range(5)
+PHASE_NAMES = ("mus", "discard", "speak", "answer", "idle")
+
+# outcome of a lance slot
+PENDING, IN_PASS, ACCEPTED, REFUSED, SKIPPED, ALONE, ORDAGO_ACCEPTED = range(7)
+STATUS_NAMES = ("pending", "pass", "accepted", "refused", "skipped", "alone", "ordago")
+
+# action codes
+MUS, NO_MUS, DISCARD_CARDS, PASS, BET, RAISE, ORDAGO, ACCEPT, REJECT = range(9)
+ACTION_TYPES = ("mus", "no_mus", "discard", "pass", "bet", "raise", "ordago", "accept", "reject")
+_VERBS = (
+    "say mus",
+    "say no mus",
+    "discard",
+    "pass",
+    "bet",
+    "raise",
+    "call órdago",
+    "accept",
+    "reject",
+)
+_CODE = {name: i for i, name in enumerate(ACTION_TYPES)}
+
+#: the bet and raise amounts that legal_actions lists (any N >= 2 is legal)
+BET_MENU = (2, 3, 4, 5)
+#: stones that win a game
+GAME_STONES = 40
+
+_SIG = tuple(1 << (3 * c) for c in CARD_CLASS)
+
+
+def _value(hand: Sequence[int]) -> HandValue:
+    a, b, c, d = hand
+    return VALUES[_SIG[a] + _SIG[b] + _SIG[c] + _SIG[d]]
+
+
+def _cards(cards: Sequence[int]) -> list[str]:
+    return [CARD_STR[c] for c in cards]
+
+
+_JUEGO_FIELD = HandValue._fields.index("juego")
+_REAL_FIELD = HandValue._fields.index("juego_real")
+_PUNTO_FIELD = HandValue._fields.index("punto")
+
+
+# --------------------------------------------------------------- actions
+
+
+class MusAction(Action):
+    """One Mus action: ``mus``, ``no_mus``, ``discard`` {cards}, ``pass``,
+    ``bet`` {amount}, ``raise`` {amount}, ``ordago``, ``accept``, ``reject``."""
+
+    __slots__ = ("amount", "cards", "code", "mask", "seat", "type")
+
+    def __init__(self, seat: int, code: int, amount: int = 0, cards: tuple[int, ...] = ()) -> None:
+        self.seat = seat
+        self.code = code
+        self.type = ACTION_TYPES[code]
+        self.amount = amount
+        self.cards = cards
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        self.mask = mask
+
+    def to_json(self) -> JSON:
+        code = self.code
+        if code in (BET, RAISE):
+            return {"seat": self.seat, "type": self.type, "amount": self.amount}
+        if code == DISCARD_CARDS:
+            return {"seat": self.seat, "type": "discard", "cards": _cards(self.cards)}
+        return {"seat": self.seat, "type": self.type}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MusAction):
+            return NotImplemented
+        return (self.seat, self.code, self.amount, self.mask) == (
+            other.seat,
+            other.code,
+            other.amount,
+            other.mask,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.code, self.amount, self.mask))
+
+    def __str__(self) -> str:
+        if self.code in (BET, RAISE):
+            return f"{self.type} {self.amount}"
+        if self.code == DISCARD_CARDS:
+            return "discard " + " ".join(_cards(self.cards))
+        return self.type
+
+
+_SIMPLE = [[MusAction(s, code) for s in range(SEATS)] for code in range(9)]
+_BETS = [{n: MusAction(s, BET, n) for n in BET_MENU} for s in range(SEATS)]
+_RAISES = [{n: MusAction(s, RAISE, n) for n in BET_MENU} for s in range(SEATS)]
+_MUS_CHOICES = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
+_SPEAK_MENU = [[_SIMPLE[PASS][s], *_BETS[s].values(), _SIMPLE[ORDAGO][s]] for s in range(SEATS)]
+_ANSWER_MENU = [
+    [_SIMPLE[ACCEPT][s], *_RAISES[s].values(), _SIMPLE[ORDAGO][s], _SIMPLE[REJECT][s]]
+    for s in range(SEATS)
+]
+_ORDAGO_MENU = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+#: ORDERS[mano]: the seats in turn order from mano
+ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
+#: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
+ANSWER_ORDER = tuple(((s + 1) % SEATS, (s + 3) % SEATS) for s in range(SEATS))
+#: the 15 non-empty subsets of four positions
+_SUBSETS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in range(1, 1 << HAND_SIZE))
+
+
+def _discards(seat: int, hand: tuple[int, ...]) -> list[Action]:
+    """The 15 discards of a four-card hand (built without __init__: this is hot)."""
+    bits = [1 << c for c in hand]
+    out: list[Action] = []
+    new = object.__new__
+    for sub in _SUBSETS:
+        a = new(MusAction)
+        a.seat = seat
+        a.code = DISCARD_CARDS
+        a.type = "discard"
+        a.amount = 0
+        a.cards = tuple([hand[i] for i in sub])
+        m = 0
+        for i in sub:
+            m |= bits[i]
+        a.mask = m
+        out.append(a)
+    return out
+
+
+# ------------------------------------------------------------------ deals
+
+
+class MusDeal(NamedTuple):
+    """One hand's deal: ``hands``, ``deck`` (top first), ``mano`` and the
+    ``reshuffles`` (each new deck formed from discards, top first, in order)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    mano: int | None
+    reshuffles: tuple[tuple[int, ...], ...] = ()
+
+
+def _int(x: object) -> TypeGuard[int]:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# ------------------------------------------------------------------ state
+
+
+class Mus(State):
+    """Mus: four seats in two pairs, stones, games and cows (RULES.md §3).
+
+    Events (plain dicts; ``private`` parts only for the seat they name):
+
+    - ``deal`` {hand, game, mano, deck, stones; private: cards}
+    - ``mus``, ``no_mus`` {seat}; ``discard`` {seat, count, deck; private:
+      cards, drawn}; ``reshuffle`` {seat, deck} when the deck is rebuilt
+    - ``announce`` {lance: pares|juego, holders} before those lances;
+      ``lance`` {lance, speakers} (or ``skipped``, or ``team`` when one pair
+      wins it without betting)
+    - ``pass``, ``bet``/``raise`` {amount, stake}, ``ordago``, ``accept``,
+      ``reject`` {seat}
+    - ``credit`` {team, stones, lance, reason, total}: every stone credited
+    - ``hand_end`` {reason: showdown|ordago|game won, hands (all four, or
+      None when not shown), lances (status, team, seat, stones), stones}
+    - ``game_end`` {game, team, reason: stones|ordago, stones, games},
+      ``cow_end`` {team, cows}, ``match_end`` {winner, games, cows}
+    """
+
+    game: ClassVar[str] = "mus"
+    min_seats: ClassVar[int] = SEATS
+    max_seats: ClassVar[int] = SEATS
+
+    __slots__ = (
+        "_deal",
+        "_deals",
+        "_given",
+        "_log",
+        "_pending",
+        "_rng",
+        "answerers",
+        "apos",
+        "awaiting",
+        "bet_team",
+        "betting",
+        "cows",
+        "cows_to_win",
+        "deck",
+        "discards",
+        "game_no",
+        "games",
+        "games_per_cow",
+        "hand_no",
+        "hands",
+        "holders",
+        "initial_events",
+        "lance",
+        "last_hand",
+        "mano",
+        "mus_count",
+        "mus_round",
+        "n_bets",
+        "ordago",
+        "over",
+        "phase",
+        "piles",
+        "pos",
+        "prev_stake",
+        "punto",
+        "real31",
+        "res_stake",
+        "res_status",
+        "res_team",
+        "reshuffled",
+        "seats",
+        "settings",
+        "speakers",
+        "stake",
+        "stones",
+        "turn",
+        "vals",
+        "winner",
+    )
+
+    # ---------------------------------------------------------- settings
+
+    @classmethod
+    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        cls.check_seats(seats)
+        if not settings:
+            return {"cows": 1, "games_per_cow": 3, "real_31": False}  # the defaults
+        settings = dict(settings)
+        known = ("cows", "games_per_cow", "real_31")
+        unknown = sorted(set(settings) - set(known))
+        if unknown:
+            raise SettingsError(
+                f"unknown setting {unknown[0]!r} for mus (it has cows, games_per_cow, real_31)"
+            )
+        out: dict[str, Any] = {}
+        for name, default in (("cows", 1), ("games_per_cow", 3)):
+            value = settings.get(name, default)
+            if not _int(value) or not 1 <= value <= 3:
+                raise SettingsError(f"{name} must be 1, 2 or 3, not {value!r}")
+            out[name] = value
+        real = settings.get("real_31", False)
+        if not isinstance(real, bool):
+            raise SettingsError(f"real_31 must be true or false, not {real!r}")
+        out["real_31"] = real
+        return out
+
+    # ------------------------------------------------------ construction
+
+    def __init__(
+        self,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[MusDeal] = (),
+        rng: random.Random | None = None,
+        *,
+        log: bool = True,
+    ) -> None:
+        self.seats = seats
+        self.settings = self.check_settings(seats, settings)
+        self.cows_to_win: int = self.settings["cows"]
+        self.games_per_cow: int = self.settings["games_per_cow"]
+        self.real31: bool = self.settings["real_31"]
+        self._pending = list(deals)
+        self._pending.reverse()  # pop() takes the next one
+        self._rng = rng
+        self._log: list[MusAction] | None = [] if log else None
+        self._deals: list[MusDeal] | None = [] if log else None
+        self._deal: MusDeal | None = None
+        self._given = False
+        self.stones = [0, 0]
+        self.games = [0, 0]
+        self.cows = [0, 0]
+        self.over = False
+        self.winner: int | None = None
+        self.hand_no = -1
+        self.game_no = 0
+        self.mano = -1
+        self.awaiting = False
+        self.last_hand: JSON | None = None
+        self.initial_events: list[Event] = []
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        self.phase = IDLE
+        self.turn = -1
+        self.hands: list[tuple[int, ...]] = [(), (), (), ()]
+        self.deck: list[int] = []  # top at the end
+        self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
+        self.reshuffled = 0
+        self.mus_round = 0
+        self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
+        self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
+        self.vals: list[HandValue] | None = None
+        self.holders: list[list[int] | None] = [None, None]  # announced pares, juego holders
+        self.lance = -1
+        self.punto = False
+        self.speakers: tuple[int, ...] = ()
+        self.pos = 0
+        self.answerers: tuple[int, ...] = ()
+        self.apos = 0
+        self.stake = 0
+        self.prev_stake = 0
+        self.bet_team = -1
+        self.ordago = False
+        self.n_bets = 0
+        self.betting: list[tuple[int, int, int]] = []  # (seat, action code, amount)
+        self.res_status = [PENDING] * 4
+        self.res_stake = [0] * 4
+        self.res_team = [-1] * 4
+
+    @property
+    def scores(self) -> list[int]:  # type: ignore[override]
+        """The stones of the current game per pair (RULES.md §4)."""
+        return self.stones
+
+    @classmethod
+    def new(
+        cls,
+        seats: int = SEATS,
+        settings: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        state = cls(seats, settings, (), rng or random.Random(seed))
+        state.initial_events = state._next_hand()
+        return state
+
+    @classmethod
+    def start(
+        cls,
+        seats: int,
+        settings: Mapping[str, Any] | None,
+        deals: Sequence[Any],
+        *,
+        rng: random.Random | None = None,
+    ) -> Self:
+        # RULES.md §3 Mano: it passes to the next seat every hand, across
+        # games, so every queued deal's mano is known from the first one.
+        if deals:
+            first = deals[0].mano
+            if first is None:
+                raise MalformedRecord("deal 0 must name the mano (the first hand's draw)")
+            for i, d in enumerate(deals):
+                want = (first + i) % SEATS
+                if d.mano is not None and d.mano != want:
+                    raise MalformedRecord(
+                        f"deal {i} names mano {d.mano}, but mano passes to the next seat "
+                        f"every hand: after deal 0's mano {first} it is seat {want}"
+                    )
+        state = cls(seats, settings, deals, rng)
+        state.initial_events = state._next_hand()
+        return state
+
+    def clone(self) -> Self:
+        c = object.__new__(type(self))
+        c.seats = self.seats
+        c.settings = self.settings
+        c.cows_to_win = self.cows_to_win
+        c.games_per_cow = self.games_per_cow
+        c.real31 = self.real31
+        c._pending = self._pending[:]
+        c._rng = self._rng
+        c._log = None
+        c._deals = None
+        c._deal = self._deal
+        c._given = self._given
+        c.stones = self.stones[:]
+        c.games = self.games[:]
+        c.cows = self.cows[:]
+        c.over = self.over
+        c.winner = self.winner
+        c.hand_no = self.hand_no
+        c.game_no = self.game_no
+        c.mano = self.mano
+        c.awaiting = self.awaiting
+        c.last_hand = self.last_hand
+        c.initial_events = []
+        c.phase = self.phase
+        c.turn = self.turn
+        c.hands = self.hands[:]
+        c.deck = self.deck[:]
+        c.piles = [p[:] for p in self.piles]
+        c.reshuffled = self.reshuffled
+        c.mus_round = self.mus_round
+        c.mus_count = self.mus_count
+        c.discards = [d[:] for d in self.discards]
+        c.vals = self.vals
+        c.holders = self.holders[:]
+        c.lance = self.lance
+        c.punto = self.punto
+        c.speakers = self.speakers
+        c.pos = self.pos
+        c.answerers = self.answerers
+        c.apos = self.apos
+        c.stake = self.stake
+        c.prev_stake = self.prev_stake
+        c.bet_team = self.bet_team
+        c.ordago = self.ordago
+        c.n_bets = self.n_bets
+        c.betting = self.betting[:]
+        c.res_status = self.res_status[:]
+        c.res_stake = self.res_stake[:]
+        c.res_team = self.res_team[:]
+        return c
+
+    # ------------------------------------------------------------ notation
+
+    @classmethod
+    def parse_action(cls, obj: Any, seats: int) -> MusAction:
+        if not isinstance(obj, dict):
+            raise InvalidAction(f"an action must be an object, not {obj!r}")
+        seat = obj.get("seat")
+        if not _int(seat) or not 0 <= seat < seats:
+            raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+        kind = obj.get("type")
+        code = _CODE.get(kind) if isinstance(kind, str) else None
+        if code is None:
+            raise InvalidAction(
+                f"unknown mus action type {kind!r} (expected {', '.join(ACTION_TYPES)})"
+            )
+        fields = {"seat", "type"}
+        if code in (BET, RAISE):
+            fields.add("amount")
+        elif code == DISCARD_CARDS:
+            fields.add("cards")
+        extra = set(obj) - fields
+        if extra:
+            raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+        if code in (BET, RAISE):
+            n = obj.get("amount")
+            if not _int(n) or n < 2:
+                raise InvalidAction(f"a {kind} needs an amount of at least 2 stones, not {n!r}")
+            menu = (_BETS if code == BET else _RAISES)[seat]
+            return menu.get(n) or MusAction(seat, code, n)
+        if code == DISCARD_CARDS:
+            raw = obj.get("cards")
+            if not isinstance(raw, list) or not 1 <= len(raw) <= HAND_SIZE:
+                raise InvalidAction("a discard lists 1 to 4 cards")
+            try:
+                cards = tuple(card_id(t) for t in raw)
+            except ValueError as e:
+                raise InvalidAction(str(e)) from None
+            if len(set(cards)) != len(cards):
+                raise InvalidAction("a discard lists a card twice")
+            return MusAction(seat, DISCARD_CARDS, 0, cards)
+        return _SIMPLE[code][seat]
+
+    @classmethod
+    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> MusDeal:
+        where = f"deal {index}"
+        if not isinstance(obj, dict):
+            raise MalformedRecord(f"{where} must be an object with hands, deck and mano")
+        extra = set(obj) - {"hands", "deck", "mano", "reshuffles"}
+        if extra:
+            raise MalformedRecord(f"{where} has an unknown field {sorted(extra)[0]!r}")
+        hands_raw, deck_raw = obj.get("hands"), obj.get("deck")
+        if not isinstance(hands_raw, list) or len(hands_raw) != SEATS:
+            raise MalformedRecord(f"{where} must list {SEATS} hands")
+        if not isinstance(deck_raw, list):
+            raise MalformedRecord(f"{where} must list the deck")
+        seen: dict[int, str] = {}
+
+        def cards(raw: list[Any], what: str, into: dict[int, str]) -> tuple[int, ...]:
+            out = []
+            for text in raw:
+                try:
+                    c = card_id(text)
+                except ValueError as e:
+                    raise MalformedRecord(f"{where}, {what}: {e}") from None
+                if c in into:
+                    raise MalformedRecord(
+                        f"{where}: card {CARD_STR[c]} appears twice ({into[c]} and {what})"
+                    )
+                into[c] = what
+                out.append(c)
+            return tuple(out)
+
+        hands = []
+        for s, h in enumerate(hands_raw):
+            if not isinstance(h, list) or len(h) != HAND_SIZE:
+                raise MalformedRecord(f"{where}: hand {s} must hold {HAND_SIZE} cards")
+            hands.append(cards(h, f"hand {s}", seen))
+        deck = cards(deck_raw, "deck", seen)
+        if len(seen) != N_CARDS:
+            missing = [CARD_STR[c] for c in range(N_CARDS) if c not in seen]
+            raise MalformedRecord(
+                f"{where} is not a whole 40-card deck: missing {', '.join(missing)}"
+            )
+        mano = obj.get("mano")
+        if mano is not None and (not _int(mano) or not 0 <= mano < SEATS):
+            raise MalformedRecord(f"{where}: mano must be a seat 0..{SEATS - 1}, not {mano!r}")
+        if index == 0 and mano is None:
+            raise MalformedRecord("deal 0 must name the mano (the first hand's draw)")
+        raw_shuffles = obj.get("reshuffles", [])
+        if not isinstance(raw_shuffles, list):
+            raise MalformedRecord(f"{where}: reshuffles must be a list of card lists")
+        reshuffles = []
+        for i, r in enumerate(raw_shuffles):
+            if not isinstance(r, list) or not r:
+                raise MalformedRecord(f"{where}: reshuffle {i} must be a non-empty list of cards")
+            reshuffles.append(cards(r, f"reshuffle {i}", {}))
+        return MusDeal(tuple(hands), deck, mano, tuple(reshuffles))
+
+    @classmethod
+    def deal_json(cls, deal: Any) -> JSON:
+        out: JSON = {
+            "hands": [_cards(h) for h in deal.hands],
+            "deck": _cards(deal.deck),
+        }
+        if deal.mano is not None:
+            out["mano"] = deal.mano
+        if deal.reshuffles:
+            out["reshuffles"] = [_cards(r) for r in deal.reshuffles]
+        return out
+
+    # ----------------------------------------------------------- dealing
+
+    def _random_deal(self, rng: random.Random, mano: int) -> MusDeal:
+        cards = list(range(N_CARDS))
+        rng.shuffle(cards)
+        t = tuple(cards)
+        return MusDeal((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ())
+
+    def _next_mano(self) -> int | None:
+        return None if self.mano < 0 else (self.mano + 1) % SEATS
+
+    def _next_hand(self) -> list[Event]:
+        """Take the next deal (queued, else random), or wait for one."""
+        if self._pending:
+            return self._begin(self._pending.pop(), True)
+        if self._rng is not None:
+            mano = self._next_mano()
+            if mano is None:
+                mano = self._rng.randrange(SEATS)  # RULES.md §3 Mano: drawn at random
+            return self._begin(self._random_deal(self._rng, mano), False)
+        self.awaiting = True
+        return []
+
+    @property
+    def awaiting_deal(self) -> bool:
+        return self.awaiting
+
+    def deal(self, deal: Any) -> list[Event]:
+        if not self.awaiting:
+            raise IllegalAction("no deal is due now")
+        want = self._next_mano()
+        if want is None and deal.mano is None:
+            raise IllegalAction("the first deal must name the mano")
+        if want is not None and deal.mano is not None and deal.mano != want:
+            raise IllegalAction(
+                f"deal {self.hand_no + 1} names mano {deal.mano}, but mano passes to seat {want}"
+            )
+        return self._begin(deal, True)
+
+    def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
+        mano = self._next_mano()
+        if mano is None:
+            assert deal.mano is not None
+            mano = deal.mano
+        events: list[Event] = []
+        self._reset_hand()
+        self.awaiting = False
+        self.hand_no += 1
+        self.mano = mano
+        self._deal = deal
+        self._given = given
+        self.hands = hands = list(deal.hands)
+        self.deck = list(reversed(deal.deck))
+        self.phase = MUS_PHASE
+        self.turn = mano
+        if self._deals is not None:
+            self._deals.append(deal)
+        events.append(
+            {
+                "type": "deal",
+                "hand": self.hand_no,
+                "game": self.game_no,
+                "mano": mano,
+                "deck": len(self.deck),
+                "stones": self.stones[:],
+                "private": {s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(hands)},
+            }
+        )
+        return events
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.turn < 0:
+            return ()
+        return (self.turn,)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        s = self.turn
+        if s < 0 or (seat is not None and seat != s):
+            return []
+        ph = self.phase
+        if ph == SPEAK:
+            return list(_SPEAK_MENU[s])
+        if ph == ANSWER:
+            return list(_ORDAGO_MENU[s] if self.ordago else _ANSWER_MENU[s])
+        if ph == MUS_PHASE:
+            return list(_MUS_CHOICES[s])
+        return _discards(s, self.hands[s])
+
+    def hand_cards(self, seat: int) -> list[str]:
+        """A seat's cards in notation."""
+        return _cards(self.hands[seat])
+
+    @property
+    def lance_name(self) -> str | None:
+        """The lance being played (``grande`` .. ``punto``), if any."""
+        if self.lance < 0 or self.phase not in (SPEAK, ANSWER):
+            return None
+        return LANCE_NAMES[4 if self.punto and self.lance == JUEGO else self.lance]
+
+    def _doing(self) -> str:
+        ph = self.phase
+        if ph == MUS_PHASE:
+            return "say mus or no mus"
+        if ph == DISCARD:
+            return "discard"
+        return f"speak in {LANCE_TITLES[4 if self.punto and self.lance == JUEGO else self.lance]}"
+
+    # ------------------------------------------------------------ playing
+
+    def apply(self, action: Action) -> list[Event]:
+        if not isinstance(action, MusAction):
+            raise IllegalAction(f"{action!r} is not a mus action")
+        s = action.seat
+        code = action.code
+        if self.turn < 0:
+            verb = _VERBS[code]
+            if self.over:
+                raise IllegalAction(f"seat {s} cannot {verb}: the match is over")
+            raise IllegalAction(f"seat {s} cannot {verb}: the next hand has not been dealt")
+        if s != self.turn:
+            raise IllegalAction(
+                f"seat {s} cannot {_VERBS[code]}: it is seat {self.turn}'s turn to {self._doing()}"
+            )
+        handler = _HANDLERS[self.phase][code]
+        if handler is None:
+            raise self._wrong(s, code)
+        events = handler(self, s, action)
+        if self._log is not None:
+            self._log.append(action)
+        return events
+
+    def _wrong(self, s: int, code: int) -> IllegalAction:
+        ph = self.phase
+        if ph == SPEAK:
+            should = "pass, bet or call órdago"
+        elif ph == ANSWER and self.ordago:
+            should = "accept or reject the órdago (it cannot be raised)"
+        elif ph == ANSWER:
+            should = "accept, raise, call órdago or reject"
+        elif ph == MUS_PHASE:
+            should = "say mus or no mus"
+        else:
+            should = "discard 1 to 4 cards"
+        if ph in (SPEAK, ANSWER):
+            where = f"in {LANCE_TITLES[4 if self.punto and self.lance == JUEGO else self.lance]}"
+            if ph == ANSWER:
+                bettor = next(b[0] for b in reversed(self.betting) if b[1] in (BET, RAISE, ORDAGO))
+                what = "called órdago" if self.ordago else f"made the stake {self.stake}"
+                where += f": seat {bettor} has {what}"
+        elif ph == MUS_PHASE:
+            where = "in the mus phase"
+        else:
+            where = "in the discards"
+        return IllegalAction(f"seat {s} cannot {_VERBS[code]} {where}; it may {should}")
+
+    # ----- mus and discards (RULES.md §3 Deal and mus)
+
+    def _mus(self, s: int, action: MusAction) -> list[Event]:
+        self.mus_count += 1
+        events: list[Event] = [{"type": "mus", "seat": s}]
+        if self.mus_count == SEATS:
+            # all four want to discard: each in turn order from mano
+            self.phase = DISCARD
+            self.mus_count = 0
+            self.discards.append([0] * SEATS)
+            self.turn = self.mano
+        else:
+            self.turn = (s + 1) % SEATS
+        return events
+
+    def _no_mus(self, s: int, action: MusAction) -> list[Event]:
+        deal = self._deal
+        if self._given and deal is not None and self.reshuffled < len(deal.reshuffles):
+            n = len(deal.reshuffles)
+            raise IllegalAction(
+                f"seat {s} cannot say no mus: deal {self.hand_no} lists {n} "
+                f"reshuffle{'' if n == 1 else 's'}, but only {self.reshuffled} happened"
+            )
+        events: list[Event] = [{"type": "no_mus", "seat": s}]
+        self.vals = [_value(h) for h in self.hands]
+        self.lance = GRANDE
+        self._open_lance(events)
+        return events
+
+    def _discard(self, s: int, action: MusAction) -> list[Event]:
+        hand = self.hands[s]
+        held = 0
+        for c in hand:
+            held |= 1 << c
+        if action.mask & ~held:
+            missing = [CARD_STR[c] for c in action.cards if not held >> c & 1]
+            raise IllegalAction(
+                f"seat {s} cannot discard {', '.join(missing)}: it does not hold "
+                f"{'that card' if len(missing) == 1 else 'those cards'}"
+            )
+        k = len(action.cards)
+        order: Sequence[int] | None = None
+        if len(self.deck) < k:
+            order = self._reshuffle_order(s)
+        # all checks passed: serve the old deck first, then the new one
+        deck = self.deck
+        drawn: list[int] = []
+        while deck and len(drawn) < k:
+            drawn.append(deck.pop())
+        events: list[Event] = []
+        if order is not None:
+            self.deck = deck = list(reversed(order))
+            for p in self.piles:
+                p.clear()
+            self.reshuffled += 1
+            events.append({"type": "reshuffle", "seat": s, "deck": len(deck)})
+            while len(drawn) < k:
+                drawn.append(deck.pop())
+        gone = action.mask
+        self.hands[s] = tuple(c for c in hand if not gone >> c & 1) + tuple(drawn)
+        self.piles[s].extend(action.cards)
+        self.discards[-1][s] = k
+        events.insert(
+            0,
+            {
+                "type": "discard",
+                "seat": s,
+                "count": k,
+                "deck": len(deck),
+                "private": {s: {"cards": _cards(action.cards), "drawn": _cards(drawn)}},
+            },
+        )
+        self.mus_count += 1
+        if self.mus_count == SEATS:
+            # RULES.md §3: then a new mus round starts at mano
+            self.phase = MUS_PHASE
+            self.mus_count = 0
+            self.mus_round += 1
+            self.turn = self.mano
+        else:
+            self.turn = (s + 1) % SEATS
+        return events
+
+    def _reshuffle_order(self, s: int) -> Sequence[int]:
+        """The new deck (top first) when serving seat ``s`` runs the deck out."""
+        pile = sorted(c for p in self.piles for c in p)
+        deal = self._deal
+        if self._given and deal is not None:
+            i = self.reshuffled
+            if i >= len(deal.reshuffles):
+                raise IllegalAction(
+                    f"seat {s} cannot be served: the deck runs out and deal {self.hand_no} "
+                    f"lists no reshuffle {i} (a new deck of the {len(pile)} discarded cards)"
+                )
+            order = deal.reshuffles[i]
+            if sorted(order) != pile:
+                want = set(pile)
+                lacks = [CARD_STR[c] for c in pile if c not in order]
+                extra = [CARD_STR[c] for c in order if c not in want]
+                why = []
+                if lacks:
+                    why.append(f"lacks {', '.join(lacks)}")
+                if extra:
+                    why.append(f"holds {', '.join(extra)}, which are not in the discard pile")
+                raise IllegalAction(
+                    f"seat {s} cannot be served: reshuffle {i} of deal {self.hand_no} must be "
+                    f"the {len(pile)} discarded cards, but it {' and '.join(why)}"
+                )
+            return order
+        # a live game: shuffle with the seeded rng and keep the order for the record
+        rng = self._rng or random.Random()
+        rng.shuffle(pile)
+        if deal is not None:
+            self._deal = deal._replace(reshuffles=(*deal.reshuffles, tuple(pile)))
+            if self._deals:
+                self._deals[-1] = self._deal
+        return pile
+
+    # ----- the lances (RULES.md §3 The four lances; Betting in a lance)
+
+    def _open_lance(self, events: list[Event]) -> None:
+        """Start the lance ``self.lance`` or the next one that needs betting; count at the end."""
+        mano = self.mano
+        vals = self.vals
+        assert vals is not None
+        order: tuple[int, ...] = ORDERS[mano]
+        while self.lance < 4:
+            L = self.lance
+            if L >= PARES:
+                if L == PARES:
+                    holders = [x for x in order if vals[x].pares_kind]
+                else:
+                    holders = [x for x in order if vals[x].juego]
+                self.holders[L - PARES] = holders
+                # RULES.md §3: who holds pares or juego is announced before the lance
+                events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders[:]})
+                teams = {x & 1 for x in holders}
+                if not holders and L == PARES:
+                    self.res_status[L] = SKIPPED
+                    events.append({"type": "lance", "lance": "pares", "skipped": True})
+                    self.lance += 1
+                    continue
+                if len(teams) == 1:
+                    team = teams.pop()
+                    self.res_status[L] = ALONE
+                    self.res_team[L] = team
+                    events.append(
+                        {"type": "lance", "lance": LANCE_NAMES[L], "speakers": [], "team": team}
+                    )
+                    self.lance += 1
+                    continue
+                if holders:
+                    order = tuple(holders)
+                else:
+                    self.punto = True  # nobody has juego: Punto, everyone takes part
+            self.speakers = order
+            self.pos = 0
+            self.stake = self.prev_stake = self.n_bets = 0
+            self.ordago = False
+            self.betting = []
+            self.phase = SPEAK
+            self.turn = order[0]
+            name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
+            events.append({"type": "lance", "lance": name, "speakers": list(order)})
+            return
+        self._count(events)
+
+    def _pass(self, s: int, action: MusAction) -> list[Event]:
+        self.betting.append((s, PASS, 0))
+        events: list[Event] = [{"type": "pass", "seat": s}]
+        self.pos += 1
+        if self.pos < len(self.speakers):
+            self.turn = self.speakers[self.pos]
+        else:
+            self.res_status[self.lance] = IN_PASS
+            self.lance += 1
+            self._open_lance(events)
+        return events
+
+    def _answer_after(self, s: int) -> None:
+        """The other pair answers, its players taking part in seat order after ``s``."""
+        sp = self.speakers
+        pair = ANSWER_ORDER[s]
+        self.answerers = ans = pair if len(sp) == SEATS else tuple(x for x in pair if x in sp)
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
+
+    def _bet(self, s: int, action: MusAction) -> list[Event]:
+        amount = action.amount
+        if amount < 2:
+            raise IllegalAction(f"seat {s} cannot bet {amount}: a bet is at least 2 stones")
+        self.betting.append((s, BET, amount))
+        self.prev_stake = 1  # refused, the lance's first bet is worth 1
+        self.stake = amount
+        self.n_bets = 1
+        self._answer_after(s)
+        return [{"type": "bet", "seat": s, "amount": amount, "stake": amount}]
+
+    def _raise(self, s: int, action: MusAction) -> list[Event]:
+        if self.ordago:
+            raise self._wrong(s, RAISE)
+        amount = action.amount
+        if amount < 2:
+            raise IllegalAction(f"seat {s} cannot raise by {amount}: a raise is at least 2 stones")
+        self.betting.append((s, RAISE, amount))
+        self.prev_stake = stake = self.stake
+        self.stake = stake = stake + amount
+        self.n_bets += 1
+        self._answer_after(s)
+        return [{"type": "raise", "seat": s, "amount": amount, "stake": stake}]
+
+    def _ordago(self, s: int, action: MusAction) -> list[Event]:
+        if self.ordago:
+            raise self._wrong(s, ORDAGO)
+        self.betting.append((s, ORDAGO, 0))
+        # refused, an órdago is worth the stake before it, or 1 if it opened the lance
+        self.prev_stake = self.stake if self.n_bets else 1
+        self.n_bets += 1
+        self.ordago = True
+        self._answer_after(s)
+        return [{"type": "ordago", "seat": s}]
+
+    def _accept(self, s: int, action: MusAction) -> list[Event]:
+        self.betting.append((s, ACCEPT, 0))
+        events: list[Event] = [{"type": "accept", "seat": s}]
+        L = self.lance
+        if self.ordago:
+            self._ordago_showdown(events)
+            return events
+        self.res_status[L] = ACCEPTED
+        self.res_stake[L] = self.stake
+        self.lance = L + 1
+        self._open_lance(events)
+        return events
+
+    def _reject(self, s: int, action: MusAction) -> list[Event]:
+        self.betting.append((s, REJECT, 0))
+        events: list[Event] = [{"type": "reject", "seat": s}]
+        self.apos += 1
+        if self.apos < len(self.answerers):
+            self.turn = self.answerers[self.apos]  # the partner answers
+            return events
+        # RULES.md §3 Refused: the last bettors win the lance, credited at once
+        L = self.lance
+        team = self.bet_team
+        self.res_status[L] = REFUSED
+        self.res_team[L] = team
+        name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
+        if self._credit(team, self.prev_stake, name, "refused", events):
+            return events
+        self.lance = L + 1
+        self._open_lance(events)
+        return events
+
+    def _credit(self, team: int, n: int, lance: str, reason: str, events: list[Event]) -> bool:
+        """Credit stones; True when that wins the game (the hand stops at once)."""
+        self.stones[team] += n
+        events.append(
+            {
+                "type": "credit",
+                "team": team,
+                "stones": n,
+                "lance": lance,
+                "reason": reason,
+                "total": self.stones[:],
+            }
+        )
+        if self.stones[team] >= GAME_STONES:
+            # RULES.md §3: credits that bring a pair to 40 end the game at once
+            summary: JSON = {
+                "type": "hand_end",
+                "hand": self.hand_no,
+                "reason": "game won",
+                "hands": None,
+                "lances": self._lance_summary(),
+                "stones": self.stones[:],
+            }
+            self.last_hand = summary
+            events.append(summary)
+            self._win_game(team, "stones", events)
+            return True
+        return False
+
+    def _lance_summary(self) -> list[JSON]:
+        out = []
+        for L in range(4):
+            st = self.res_status[L]
+            if st == PENDING:
+                continue
+            item: JSON = {
+                "lance": LANCE_NAMES[4 if self.punto and L == JUEGO else L],
+                "status": STATUS_NAMES[st],
+            }
+            if st == ACCEPTED:
+                item["stake"] = self.res_stake[L]
+            if st in (REFUSED, ALONE, ORDAGO_ACCEPTED):
+                item["team"] = self.res_team[L]
+            out.append(item)
+        return out
+
+    def _best(self, L: int, among: Sequence[int]) -> int:
+        """The seat winning lance ``L`` among ``among`` (in turn order from mano).
+
+        RULES.md §3: ties go to the player closest to mano, so only a strictly
+        better key displaces the best so far.
+        """
+        vals = self.vals
+        assert vals is not None
+        if L < JUEGO:
+            f = L  # HandValue fields 0..2: grande, chica, pares
+        else:
+            f = _PUNTO_FIELD if self.punto else _REAL_FIELD if self.real31 else _JUEGO_FIELD
+        best = among[0]
+        top = vals[best][f]
+        for x in among:
+            k = vals[x][f]
+            if k > top:
+                best, top = x, k
+        return best
+
+    def _ordago_showdown(self, events: list[Event]) -> None:
+        # RULES.md §3 Órdago accepted: cards shown, the lance's winner wins the game
+        L = self.lance
+        seat = self._best(L, self.speakers)
+        team = seat & 1
+        name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
+        self.res_status[L] = ORDAGO_ACCEPTED
+        self.res_team[L] = team
+        summary: JSON = {
+            "type": "hand_end",
+            "hand": self.hand_no,
+            "reason": "ordago",
+            "hands": [_cards(h) for h in self.hands],
+            "ordago": {"lance": name, "seat": seat, "team": team},
+            "lances": self._lance_summary(),
+            "stones": self.stones[:],
+        }
+        self.last_hand = summary
+        events.append(summary)
+        self._win_game(team, "ordago", events)
+
+    def _count(self, events: list[Event]) -> None:
+        """RULES.md §3 Showdown: count lance by lance, stop when a pair reaches 40."""
+        vals = self.vals
+        assert vals is not None
+        order = ORDERS[self.mano]
+        self.phase = IDLE  # the hand is over: credits no longer stop it
+        self.turn = -1
+        status, stakes, teams = self.res_status, self.res_stake, self.res_team
+        stones = self.stones
+        punto = self.punto
+        lances: list[JSON] = []
+        won = -1
+        for L in range(4):
+            st = status[L]
+            name = LANCE_NAMES[4 if punto and L == JUEGO else L]
+            if st == SKIPPED:
+                lances.append({"lance": name, "status": "skipped", "team": None, "stones": 0})
+                continue
+            seat = None
+            if st in (REFUSED, ALONE):
+                team = teams[L]
+            else:
+                if L == PARES or (L == JUEGO and not punto):
+                    held = self.holders[L - PARES]
+                    assert held is not None
+                    seat = self._best(L, held)
+                else:
+                    seat = self._best(L, order)
+                team = seat & 1
+            n = stakes[L] if st == ACCEPTED else 0
+            if L <= CHICA:
+                if st == IN_PASS:
+                    n = 1
+            elif L == PARES:
+                n += vals[team].pares_kind + vals[team + 2].pares_kind
+            elif punto:
+                n += 1  # RULES.md §3: Punto's extra stone
+            else:
+                for x in (team, team + 2):
+                    if vals[x].juego:
+                        n += juego_bonus(vals[x].points)
+            item: JSON = {
+                "lance": name,
+                "status": STATUS_NAMES[st],
+                "team": team,
+                "seat": seat,
+                "stones": n,
+            }
+            if st == ACCEPTED:
+                item["stake"] = stakes[L]
+            lances.append(item)
+            if won >= 0:
+                item["counted"] = False
+            elif n:
+                stones[team] += n
+                events.append(
+                    {
+                        "type": "credit",
+                        "team": team,
+                        "stones": n,
+                        "lance": name,
+                        "reason": STATUS_NAMES[st],
+                        "total": stones[:],
+                    }
+                )
+                if stones[team] >= GAME_STONES:
+                    won = team  # the rest of the hand is not counted
+        summary: JSON = {
+            "type": "hand_end",
+            "hand": self.hand_no,
+            "reason": "showdown",
+            "hands": [[CARD_STR[c] for c in h] for h in self.hands],
+            "pares": [v.pares_kind for v in vals],
+            "points": [v.points for v in vals],
+            "lances": lances,
+            "stones": stones[:],
+        }
+        self.last_hand = summary
+        events.append(summary)
+        if won >= 0:
+            self._win_game(won, "stones", events)
+        else:
+            events.extend(self._next_hand())
+
+    def _win_game(self, team: int, reason: str, events: list[Event]) -> None:
+        """RULES.md §3 Match structure: games make cows, cows make the match."""
+        self.phase = IDLE
+        self.turn = -1
+        self.games[team] += 1
+        events.append(
+            {
+                "type": "game_end",
+                "game": self.game_no,
+                "team": team,
+                "reason": reason,
+                "stones": self.stones[:],
+                "games": self.games[:],
+            }
+        )
+        new_cow = self.games[team] >= self.games_per_cow
+        if new_cow:
+            self.cows[team] += 1
+            events.append({"type": "cow_end", "team": team, "cows": self.cows[:]})
+            if self.cows[team] >= self.cows_to_win:
+                self.over = True
+                self.winner = team
+                events.append(
+                    {
+                        "type": "match_end",
+                        "winner": team,
+                        "games": self.games[:],
+                        "cows": self.cows[:],
+                    }
+                )
+                return
+        # RULES.md §3 Match structure: stones restart at 0 for each game, games for each cow
+        self.stones = [0, 0]
+        self.game_no += 1
+        if new_cow:
+            self.games = [0, 0]
+        events.extend(self._next_hand())
+
+    # ---------------------------------------------------------------- views
+
+    def result(self) -> JSON:
+        """RULES.md §4: stones of the current game, games and cows per pair."""
+        return {
+            "scores": self.stones[:],
+            "games": self.games[:],
+            "cows": self.cows[:],
+            "over": self.over,
+            "winner": self.winner,
+            "to_act": list(self.to_act),
+        }
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees: the public table, its own cards and discards, its legal moves."""
+        in_lance = self.phase in (SPEAK, ANSWER)
+        v: View = {
+            "game": self.game,
+            "seat": seat,
+            "seats": self.seats,
+            "settings": dict(self.settings),
+            "hand_no": self.hand_no,
+            "game_no": self.game_no,
+            "mano": self.mano,
+            "phase": PHASE_NAMES[self.phase],
+            "turn": self.turn if self.turn >= 0 else None,
+            "to_act": list(self.to_act),
+            "stones": self.stones[:],
+            "games": self.games[:],
+            "cows": self.cows[:],
+            "deck": len(self.deck),
+            "pile": [len(p) for p in self.piles],
+            "reshuffled": self.reshuffled,
+            "mus_round": self.mus_round,
+            "mus_said": self.mus_count if self.phase == MUS_PHASE else 0,
+            "discards": [d[:] for d in self.discards],
+            "announced": {
+                "pares": None if self.holders[0] is None else self.holders[0][:],
+                "juego": None if self.holders[1] is None else self.holders[1][:],
+            },
+            "lance": self.lance_name,
+            "lance_slot": self.lance,
+            "punto": self.punto,
+            "speakers": list(self.speakers) if in_lance else [],
+            "betting": [
+                {"seat": b[0], "type": ACTION_TYPES[b[1]], **({"amount": b[2]} if b[2] else {})}
+                for b in self.betting
+            ]
+            if in_lance
+            else [],
+            "answerers": list(self.answerers) if self.phase == ANSWER else [],
+            "stake": self.stake if self.phase == ANSWER else None,
+            "ordago": self.ordago if self.phase == ANSWER else False,
+            "lances": self._lance_summary(),
+            "over": self.over,
+            "winner": self.winner,
+            "last_hand": self.last_hand,
+        }
+        if seat is not None:
+            v["hand"] = self.hand_cards(seat)
+            v["discarded"] = _cards(self.piles[seat])
+            v["legal"] = [a.to_json() for a in self.legal_actions(seat)]
+        return v
+
+    @classmethod
+    def sample(cls, view: View, rng: random.Random) -> Self:
+        """A full state consistent with ``view``: the unseen cards placed at random.
+
+        Other hands are drawn from the cards the seat has not seen (not its
+        hand, not its discards still in the pile) and must match the public
+        pares and juego announcements (rejection sampling); the rest fill the
+        other seats' discard piles and the deck.
+        """
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("a spectator's view has no seat to sample for")
+        state = cls(view["seats"], view["settings"], (), rng, log=False)
+        state.stones = list(view["stones"])
+        state.games = list(view["games"])
+        state.cows = list(view["cows"])
+        state.over = view["over"]
+        state.winner = view["winner"]
+        state.hand_no = view["hand_no"]
+        state.game_no = view["game_no"]
+        state.mano = view["mano"]
+        state.last_hand = view["last_hand"]
+        phase = PHASE_NAMES.index(view["phase"])
+        state.phase = phase
+        state.turn = -1 if view["turn"] is None else view["turn"]
+        state.reshuffled = view["reshuffled"]
+        state.mus_round = view["mus_round"]
+        state.discards = [d[:] for d in view["discards"]]
+        state.mus_count = (
+            (view["mus_said"] if phase == MUS_PHASE else sum(1 for x in view["discards"][-1] if x))
+            if phase in (MUS_PHASE, DISCARD)
+            else 0
+        )
+        own = tuple(card_id(t) for t in view["hand"])
+        own_pile = [card_id(t) for t in view["discarded"]]
+        known = set(own) | set(own_pile)
+        unseen = [c for c in range(N_CARDS) if c not in known]
+        announced = view["announced"]
+        pares_h = announced["pares"]
+        juego_h = announced["juego"]
+        others = [x for x in range(SEATS) if x != seat]
+
+        def fits(x: int, hand: Sequence[int]) -> bool:
+            v = _value(hand)
+            if pares_h is not None and bool(v.pares_kind) != (x in pares_h):
+                return False
+            return juego_h is None or bool(v.juego) == (x in juego_h)
+
+        hands: list[tuple[int, ...]] = [()] * SEATS
+        hands[seat] = own
+        pool = unseen[:]
+        for _ in range(2000):
+            rng.shuffle(pool)
+            cand = [tuple(pool[i * 4 : i * 4 + 4]) for i in range(3)]
+            if all(fits(x, h) for x, h in zip(others, cand, strict=True)):
+                for x, h in zip(others, cand, strict=True):
+                    hands[x] = h
+                rest = pool[12:]
+                break
+        else:
+            # seat by seat: slightly biased, but always finds the true-like hands
+            rest = unseen[:]
+            for x in others:
+                for _ in range(100_000):
+                    h = tuple(rng.sample(rest, 4))
+                    if fits(x, h):
+                        break
+                else:
+                    raise ValueError("no deal of the unseen cards fits the announcements")
+                hands[x] = h
+                rest = [c for c in rest if c not in h]
+        state.hands = hands
+        piles: list[list[int]] = [[], [], [], []]
+        piles[seat] = own_pile
+        i = 0
+        for x in others:
+            n = view["pile"][x]
+            piles[x] = rest[i : i + n]
+            i += n
+        state.piles = piles
+        state.deck = rest[i:]
+        if len(state.deck) != view["deck"]:
+            raise ValueError("the view's card counts do not add up to 40")
+        state._deal = MusDeal(tuple(hands), tuple(reversed(state.deck)), state.mano, ())
+        state._given = False
+        state.holders = [
+            None if pares_h is None else list(pares_h),
+            None if juego_h is None else list(juego_h),
+        ]
+        state.punto = view["punto"]
+        state.lance = view["lance_slot"]
+        if state.lance >= 0:
+            state.vals = [_value(h) for h in hands]
+        if phase in (SPEAK, ANSWER):
+            state.speakers = tuple(view["speakers"])
+            state.betting = [
+                (b["seat"], _CODE[b["type"]], b.get("amount", 0)) for b in view["betting"]
+            ]
+            state._replay_betting()
+        for item in view["lances"]:
+            name = item["lance"]
+            L = JUEGO if name == "punto" else LANCE_NAMES.index(name)
+            state.res_status[L] = STATUS_NAMES.index(item["status"])
+            state.res_stake[L] = item.get("stake", 0)
+            state.res_team[L] = item.get("team", -1)
+        if phase == IDLE and not state.over:
+            # awaiting a deal: the sampled game goes on with one from rng
+            state.initial_events = state._next_hand()
+        return state
+
+    def _replay_betting(self) -> None:
+        """Recompute the betting counters of the current lance from its actions."""
+        self.pos = 0
+        self.stake = self.prev_stake = self.n_bets = 0
+        self.bet_team = -1
+        self.ordago = False
+        self.answerers = ()
+        self.apos = 0
+        for s, code, amount in self.betting:
+            if code == PASS:
+                self.pos += 1
+            elif code == BET:
+                self.prev_stake, self.stake, self.n_bets = 1, amount, 1
+            elif code == RAISE:
+                self.prev_stake, self.stake = self.stake, self.stake + amount
+                self.n_bets += 1
+            elif code == ORDAGO:
+                self.prev_stake = self.stake if self.n_bets else 1
+                self.n_bets += 1
+                self.ordago = True
+            if code in (BET, RAISE, ORDAGO):
+                sp = self.speakers
+                self.answerers = tuple(x for x in ANSWER_ORDER[s] if x in sp)
+                self.apos = 0
+                self.bet_team = s & 1
+            elif code == REJECT:
+                self.apos += 1
+
+    # --------------------------------------------------------------- records
+
+    @property
+    def deals_used(self) -> list[Any]:
+        return list(self._deals or [])
+
+    @property
+    def actions_played(self) -> list[Action]:
+        return list(self._log or [])
+
+
+_Handler = Callable[[Mus, int, MusAction], list[Event]]
+
+
+def _handlers() -> tuple[tuple[_Handler | None, ...], ...]:
+    """_HANDLERS[phase][action code]: the method that plays it, None where it is refused."""
+    table: list[list[_Handler | None]] = [[None] * len(ACTION_TYPES) for _ in PHASE_NAMES]
+    table[MUS_PHASE][MUS] = Mus._mus
+    table[MUS_PHASE][NO_MUS] = Mus._no_mus
+    table[DISCARD][DISCARD_CARDS] = Mus._discard
+    table[SPEAK][PASS] = Mus._pass
+    table[SPEAK][BET] = Mus._bet
+    table[SPEAK][ORDAGO] = Mus._ordago
+    table[ANSWER][ACCEPT] = Mus._accept
+    table[ANSWER][RAISE] = Mus._raise
+    table[ANSWER][ORDAGO] = Mus._ordago
+    table[ANSWER][REJECT] = Mus._reject
+    return tuple(tuple(row) for row in table)
+
+
+_HANDLERS = _handlers()
