@@ -13,12 +13,13 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mus_helpers import cards_in, snapshot
 
 from taverna.games.base import Event, IllegalAction, event_for, event_json
 from taverna.games.mus import ANSWER, SPEAK, Mus, MusAction
 from taverna.games.mus_hands import CARD_STR, card_id
 from taverna.games.record import replay_text
+
+from .mus_helpers import cards_in, snapshot
 
 SETTINGS = st.fixed_dictionaries(
     {

@@ -11,7 +11,13 @@ import json
 import random
 
 import pytest
-from mus_helpers import (
+
+from taverna.games import get_game
+from taverna.games.base import IllegalAction, InvalidAction, MalformedRecord, SettingsError
+from taverna.games.mus import ANSWER, SPEAK, Mus
+from taverna.games.record import replay_text
+
+from .mus_helpers import (
     ALL_CARDS,
     cards_in,
     credits,
@@ -21,11 +27,6 @@ from mus_helpers import (
     snapshot,
     start,
 )
-
-from taverna.games import get_game
-from taverna.games.base import IllegalAction, InvalidAction, MalformedRecord, SettingsError
-from taverna.games.mus import ANSWER, SPEAK, Mus
-from taverna.games.record import replay_text
 
 # D1, mano 0.
 #   seat 0: 12o 12c 4e 5b  grande K K 5 4, par of kings, 29 points

@@ -15,6 +15,7 @@ from typing import Any
 from ..games.base import State
 from . import cards as _cards  # noqa: F401  (registers its heuristics)
 from . import dominoes as _dominoes  # noqa: F401
+from . import mus as _mus  # noqa: F401
 from .base import Bot
 from .expert import ExpertBot
 from .simple import GreedyBot, RandomBot

@@ -80,7 +80,7 @@ def rollout(state: State, rng: random.Random) -> None:
     if rng.random() < 0.75:
         total = state.total  # type: ignore[attr-defined]
         limit = state.limit  # type: ignore[attr-defined]
-        best = -1
+        best = -1.0
         choice = None
         for b in acts:
             if isinstance(b, CardAction) and b.type == "play":

@@ -267,6 +267,8 @@ class Mus(State):
     game: ClassVar[str] = "mus"
     min_seats: ClassVar[int] = SEATS
     max_seats: ClassVar[int] = SEATS
+    #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
+    team_count: ClassVar[int | None] = 2
 
     __slots__ = (
         "_deal",
