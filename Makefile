@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test check lint format typecheck bench replay-example clean
+.PHONY: install serve test check lint format typecheck bench replay-example clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/taverna serve --host 127.0.0.1 --port 8000
 
 test: $(STAMP)
 	$(BIN)/pytest
@@ -27,7 +30,9 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix taverna tests
 
 bench: $(STAMP)
-	$(BIN)/taverna bench dominoes --seconds 5
+	$(BIN)/taverna bench dominoes --seconds 3
+	$(BIN)/taverna bench cards --seconds 3
+	$(BIN)/taverna bench mus --seconds 3
 
 replay-example: $(STAMP)
 	$(BIN)/taverna replay taverna/examples/dominoes-2p.json
