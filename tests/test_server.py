@@ -348,3 +348,50 @@ def test_turn_timer_moves_for_a_silent_player(tmp_path: Any) -> None:
         run(go())
     finally:
         srv.stop()
+
+
+def test_a_person_plays_cards_against_a_bot_to_the_end(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("cards", settings={"target": 31}, bots={1: "greedy"}, muggins_wait=0)
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> Seat:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        await me.play("greedy")
+        await me.close()
+        return me
+
+    me = run(go())
+    record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+    check_messages_against_record(me, record, 0)
+
+
+def test_two_people_and_two_bots_play_mus(server: Server) -> None:
+    ana, bea = Person(server, "Ana"), Person(server, "Bea")
+    table = ana.create(
+        "mus", settings={"cows": 1, "games_per_cow": 1}, bots={1: "greedy", 3: "random"}
+    )
+    tid = table["id"]
+    ana.sit(tid, 0)
+    bea.sit(tid, 2)  # partners: seats 0 and 2
+    ana.start(tid)
+
+    async def go() -> tuple[Seat, Seat]:
+        a, b = Seat(server, tid, ana.cookie), Seat(server, tid, bea.cookie)
+        await a.connect()
+        await b.connect()
+        assert "hand" in a.view and "hand" in b.view
+        await asyncio.gather(a.play("greedy", seed=3), b.play("random", seed=4))
+        await a.close()
+        await b.close()
+        return a, b
+
+    a, b = run(go())
+    record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+    check_messages_against_record(a, record, 0)
+    check_messages_against_record(b, record, 2)
+    result = httpx.get(f"{server.http}/api/tables/{tid}").json()["table"]["result"]
+    assert result["over"] and result["winner"] in (0, 1) and "cows" in result
