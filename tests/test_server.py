@@ -395,3 +395,30 @@ def test_two_people_and_two_bots_play_mus(server: Server) -> None:
     check_messages_against_record(b, record, 2)
     result = httpx.get(f"{server.http}/api/tables/{tid}").json()["table"]["result"]
     assert result["over"] and result["winner"] in (0, 1) and "cows" in result
+
+
+def test_a_person_plays_an_expert_bot(server: Server) -> None:
+    """Expert bots think in a worker process; the game goes on to its end."""
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", settings={"target": 30}, bots={1: "expert"})
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> Seat:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        await me.play("random")
+        await me.close()
+        return me
+
+    me = run(go())
+    assert me.view is not None and me.view["over"]
+    moves_by_bot = [
+        e
+        for m in me.messages
+        if m["type"] == "update"
+        for e in m["events"]
+        if e.get("seat") == 1 and e["type"] in ("play", "draw", "pass")
+    ]
+    assert moves_by_bot

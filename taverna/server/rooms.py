@@ -12,8 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+import os
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -368,9 +371,14 @@ class Room:
                         left, lambda: asyncio.ensure_future(self._automatic())
                     )
                     return
-            action = bot.choose(self._view(seat))
+            seq = self.seq
+            action, bot_after = await self.hub.think(bot, self._view(seat))
+            if self.seq != seq or self.bots.get(seat) is not bot:
+                self._schedule()  # the table moved on while the bot thought
+                return
+            self.bots[seat] = bot_after
             if action is not None:
-                ok, why = await self.submit(seat, action.to_json(), source="bot")
+                ok, why = await self.submit(seat, action, source="bot")
                 if not ok:
                     log.error("table %s: bot of seat %d was refused: %s", self.table.id, seat, why)
                 return
@@ -386,12 +394,23 @@ class Room:
         self._schedule()
 
 
+#: bots cheap enough to decide on the event loop; others think in a worker process
+INLINE_BOTS = frozenset({"random", "greedy"})
+
+
+def _think(bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
+    """A bot's decision in a worker process; the bot comes back with its rng advanced."""
+    action = bot.choose(view)
+    return (None if action is None else action.to_json()), bot
+
+
 class RoomHub:
     """Every live room of this process, plus lobby watchers and counters."""
 
     def __init__(self, store: Store, config: Config) -> None:
         self.store = store
         self.config = config
+        self._pool: ProcessPoolExecutor | None = None
         self.rooms: dict[str, Room] = {}
         self.lobby: set[Conn] = set()
         self.moves = 0
@@ -417,6 +436,18 @@ class RoomHub:
                 self.rooms[t.id] = room
                 await room.resume()
         return len(tables)
+
+    async def think(self, bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
+        """A bot's decision: inline when cheap, else in a worker process (searches take up
+        to a second of CPU, which must not stall every other table)."""
+        if bot.name in INLINE_BOTS:
+            return _think(bot, view)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=max(1, min(2, os.cpu_count() or 1)),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _think, bot, view)
 
     def connections(self) -> int:
         return len(self.lobby) + sum(len(r.conns) for r in self.rooms.values())
@@ -450,3 +481,5 @@ class RoomHub:
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
