@@ -422,3 +422,35 @@ def test_a_person_plays_an_expert_bot(server: Server) -> None:
         if e.get("seat") == 1 and e["type"] in ("play", "draw", "pass")
     ]
     assert moves_by_bot
+
+
+def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"}, turn_seconds=600)
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> None:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        r = ana.http.delete(f"/api/tables/{tid}/seats/0")
+        assert r.status_code == 200 and r.json()["table"]["seating"][0]["replaced"]
+        seat_msg = await me.expect("table")
+        assert seat_msg["table"]["seating"][0]["bot"] == "greedy"
+        await me.send({"type": "act", "action": {"type": "pass"}})
+        err = await me.expect("error")
+        assert err["code"] == "replaced"
+        # the stand-in bot plays on: updates keep coming without us
+        seq = me.seq
+        await me.expect("update")
+        assert me.seq > seq
+        await me.close()
+        # a casual table gives the seat back when its player returns
+        again = Seat(server, tid, ana.cookie)
+        welcome = await again.connect()
+        if not welcome["view"]["over"]:
+            assert welcome["table"]["seating"][0]["replaced"] is False
+        await again.close()
+
+    run(go())

@@ -366,6 +366,8 @@ def create_app(config: Config | None = None) -> FastAPI:
                         conn.send(_error("not_joined", "say hello first", mid))
                     elif conn.seat is None:
                         conn.send(_error("spectator", "spectators cannot act", mid))
+                    elif room.bot_plays(conn.seat):
+                        conn.send(_error("replaced", "a bot plays this seat now", mid))
                     elif "action" not in msg:
                         conn.send(_error("bad_message", "an act message needs an 'action'", mid))
                     else:

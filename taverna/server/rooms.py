@@ -105,6 +105,8 @@ class Room:
             self._make_bots()
             self.table.status = "playing"
             await self.store.set_status(self.table.id, "playing")
+            for conn in self.conns:  # people who sat down after connecting
+                conn.seat = self.seat_of(conn.player_id)
             self._publish(self.state.initial_events)
         self.hub.lobby_changed()
         self._schedule()
@@ -145,26 +147,34 @@ class Room:
                 return s.seat
         return None
 
+    def bot_plays(self, seat: int) -> bool:
+        """Whether a bot plays this seat now (a bot seat, or a human seat taken over)."""
+        return seat in self.bots
+
     async def join(self, conn: Conn, last_seq: int | None) -> None:
-        self.conns.add(conn)
+        """Welcome a connection; it hears every later update, and nothing before its welcome."""
         seat = conn.seat
-        if seat is not None and seat in self.away:
-            del self.away[seat]
-            seat_info = self.table.seats[seat]
-            if seat_info.replaced and not self.table.options.get("official"):
+        if seat is not None:
+            self.away.pop(seat, None)
+            info = self.table.seats[seat]
+            running = self.state is not None and not self.state.over
+            if info.replaced and running and not self.table.options.get("official"):
                 # a casual table gives the seat back to its player
                 await self.store.set_seat(
                     self.table.id,
                     seat,
-                    player={"id": seat_info.player_id, "name": seat_info.player_name},
+                    player={"id": info.player_id, "name": info.player_name},
                     only_if_empty=False,
                     statuses=("playing",),
                 )
-                seat_info.replaced = False
-                seat_info.bot = None
+                info.replaced = False
+                info.bot = None
                 self.bots.pop(seat, None)
                 self._broadcast_table()
+                self._schedule()
+        # no await from here on: the welcome and the membership are one step
         conn.send(self._welcome(conn, last_seq))
+        self.conns.add(conn)
 
     def leave(self, conn: Conn) -> None:
         self.conns.discard(conn)
