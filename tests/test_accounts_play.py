@@ -267,9 +267,9 @@ def test_an_address_shared_later_voids_the_game_and_its_abandonment(server: Serv
         # Ana connects again from Bea's address: the game cannot count any more
         a2 = AddressedSeat(server, tid, ana.cookie, "10.16.0.2")
         await a2.connect()
+        await a.close()
         await a2.play()
         await a2.close()
-        await a.close()
 
     run(go())
     table = wait_finished(server, tid)
