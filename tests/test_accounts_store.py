@@ -78,7 +78,7 @@ def test_an_abandonment_counts_once(url: str) -> None:
     async def go() -> None:
         store = Store(url)
         try:
-            accounts, tid, a, b = await two_players_at_an_official_table(store)
+            accounts, tid, _, b = await two_players_at_an_official_table(store)
             await accounts.hold_stakes(tid)
             assert await accounts.abandon(tid, "muggins-dominoes", b) is True
             assert await accounts.abandon(tid, "muggins-dominoes", b) is False
