@@ -47,10 +47,10 @@ class TableIn(BaseModel):
     settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings")
     turn_seconds: int = Field(default=30, ge=5, le=600)
     muggins_wait: float = Field(default=3, ge=0, le=30)
-    public: bool = Field(default=True, description="listed in the lobby and open to spectators")
-    bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
     official: bool = Field(default=False, description="ranked, for a stake, registered humans")
     stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
+    public: bool = Field(default=True, description="listed in the lobby and open to spectators")
+    bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
 
 
 class BotIn(BaseModel):
