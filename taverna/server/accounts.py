@@ -20,12 +20,13 @@ import math
 import time
 import unicodedata
 from collections import deque
+from pathlib import Path
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Cookie, Depends, HTTPException, Query, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 
@@ -542,6 +543,27 @@ async def ranking(
         raise HTTPException(404, e.args[0]) from None
     total, rows = await _hub(request).accounts.ranking(cls.game, limit, offset)
     return {"game": cls.game, "total": total, "offset": offset, "ranking": rows}
+
+
+# ------------------------------------------------------------------ the pages
+
+CLUB = Path(__file__).parent.parent / "web" / "static" / "club"
+
+
+@router.get("/account", include_in_schema=False)
+async def account_page() -> FileResponse:
+    return FileResponse(CLUB / "account.html")
+
+
+@router.get("/ranking", include_in_schema=False)
+@router.get("/ranking/{game}", include_in_schema=False)
+async def ranking_page() -> FileResponse:
+    return FileResponse(CLUB / "ranking.html")
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def player_page() -> FileResponse:
+    return FileResponse(CLUB / "player.html")
 
 
 async def too_many(request: Request, exc: Exception) -> JSONResponse:
