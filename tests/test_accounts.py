@@ -18,12 +18,12 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     url = database_url(request.param, tmp_path_factory.mktemp("db"))
-    srv = Server(
-        url,
-        **ACCOUNT_ENV,
-        TAVERNA_LOGIN_LIMIT_NAME="3/60",
-        TAVERNA_LOGIN_LIMIT_ADDRESS="6/60",
-    ).start()
+    limits = {
+        "TAVERNA_LOGIN_LIMIT_NAME": "3/60",
+        "TAVERNA_LOGIN_LIMIT_ADDRESS": "6/60",
+        "TAVERNA_REGISTER_LIMIT": "3/60",
+    }
+    srv = Server(url, **{**ACCOUNT_ENV, **limits}).start()
     yield srv
     srv.stop()
     drop_database(url)
@@ -176,6 +176,17 @@ def test_failed_logins_are_limited_per_name_and_per_address(server: Server) -> N
         "/api/login", json={"username": ivo.name, "password": PASSWORD}
     )
     assert r.status_code == 200
+
+
+def test_registrations_are_limited_per_address(server: Server) -> None:
+    c = client(server, "10.4.0.1")
+    for _ in range(3):  # TAVERNA_REGISTER_LIMIT=3/60
+        r = c.post("/api/register", json={"username": unique("Reg"), "password": PASSWORD})
+        assert r.status_code == 201
+        c.post("/api/logout")
+    r = c.post("/api/register", json={"username": unique("Reg"), "password": PASSWORD})
+    assert r.status_code == 429 and "registrations from your address" in r.json()["detail"]
+    assert int(r.headers["Retry-After"]) > 0
 
 
 def test_official_tables_seat_registered_humans_with_the_stake(server: Server) -> None:

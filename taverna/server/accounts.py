@@ -204,6 +204,16 @@ class ClubHub(RoomHub):
         self.login_by_name = RateLimit(config.login_limit_name)
         self.login_by_address = RateLimit(config.login_limit_address)
         self.registrations = RateLimit(config.register_limit)
+        # argon2 takes 64 MiB and some CPU per hash: a few at a time, whatever the load
+        self.hashing = asyncio.Semaphore(2)
+
+    async def hash_password(self, password: str) -> str:
+        async with self.hashing:
+            return await asyncio.to_thread(HASHER.hash, password)
+
+    async def verify_password(self, stored: str, password: str) -> bool:
+        async with self.hashing:
+            return await asyncio.to_thread(_verify, stored, password)
 
     async def before_start(self, table: TableInfo) -> None:
         if table.options.get("official"):
@@ -388,14 +398,14 @@ async def register(
     wait = hub.registrations.retry_after(address)
     if wait:
         raise TooMany("registrations from your address", wait)
-    password_hash = await asyncio.to_thread(HASHER.hash, body.password)
+    hub.registrations.hit(address)  # every attempt that costs a hash counts
+    password_hash = await hub.hash_password(body.password)
     try:
         me = await hub.accounts.register(
             name, username_key(name), password_hash, player["id"] if player else None
         )
     except NameTaken:
         raise HTTPException(409, f"the username {name!r} is taken: choose another") from None
-    hub.registrations.hit(address)
     old = request.cookies.get(COOKIE)
     if old:
         await hub.accounts.end_session(old)  # the guest's cookie: replaced by the login's
@@ -418,7 +428,7 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     found = await hub.accounts.credentials(key)
     # an unknown name costs the same time as a wrong password: no telling which it was
     stored = found[1] if found else _dummy_hash()
-    ok = await asyncio.to_thread(_verify, stored, body.password)
+    ok = await hub.verify_password(stored, body.password)
     if not ok or found is None:
         hub.login_by_name.hit(key)
         hub.login_by_address.hit(address)
@@ -426,9 +436,7 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     player_id = found[0]
     hub.login_by_name.reset(key)
     if HASHER.check_needs_rehash(stored):
-        await hub.accounts.set_password_hash(
-            player_id, await asyncio.to_thread(HASHER.hash, body.password)
-        )
+        await hub.accounts.set_password_hash(player_id, await hub.hash_password(body.password))
     old = request.cookies.get(COOKIE)
     if old:
         await hub.accounts.end_session(old)
