@@ -166,3 +166,21 @@ def test_migration_keeps_guest_sessions_and_goes_back(url: str) -> None:
         assert conn.execute(text("SELECT token_hash FROM players")).scalar_one() == "a" * 64
     engine.dispose()
     command.upgrade(cfg, "head")
+
+
+def test_an_expired_session_is_no_session(url: str) -> None:
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts = AccountStore(store)
+            a = await accounts.register("Ana", "ana", "hash", None)
+            old = await accounts.new_session(a["id"], days=-1)
+            assert await store.player_by_token(old) is None
+            fresh = await accounts.new_session(a["id"], days=1)
+            assert (await store.player_by_token(fresh))["registered"] is True  # type: ignore[index]
+            await accounts.end_session(fresh)
+            assert await store.player_by_token(fresh) is None
+        finally:
+            store.close()
+
+    run(go())

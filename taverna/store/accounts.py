@@ -29,7 +29,7 @@ from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -123,6 +123,12 @@ class AccountStore:
         token = secrets.token_urlsafe(32)
 
         def q(s: Session) -> None:
+            # the player's expired sessions go as a new one comes
+            s.execute(
+                delete(LoginSession).where(
+                    LoginSession.player_id == player_id, LoginSession.expires_at < now()
+                )
+            )
             s.add(
                 LoginSession(
                     token_hash=hash_token(token),
