@@ -298,3 +298,41 @@ def test_the_start_holds_every_stake_or_none(server: Server) -> None:
     assert r.status_code == 409 and "fewer than the stake of 800" in r.json()["detail"]
     assert ana.chips() == 1000  # nothing was held
     assert httpx.get(f"{server.http}/api/tables/{tid}").json()["table"]["status"] == "open"
+
+
+# --------------------------------------------------------------- a crash
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_kill_9_mid_official_game_settles_once_after_resume(kind: str, tmp_path: Any) -> None:
+    url = database_url(kind, tmp_path)
+    srv = Server(url, **ACCOUNT_ENV, TAVERNA_GRACE_SECONDS="30").start()
+    try:
+        (ana, bea), tid = official_dominoes(srv, "10.30.0.1", "10.30.0.2", target=60)
+
+        async def first() -> None:
+            seats = [ana.seat(tid), bea.seat(tid)]
+            await play_all(seats, until=lambda v: len(v["line"]) >= 3 or v["hand_no"] > 0)
+
+        run(first())
+        srv.kill()  # SIGKILL: no shutdown, no flush
+        srv.start()
+
+        async def second() -> None:
+            seats = [ana.seat(tid), bea.seat(tid)]
+            await play_all(seats)
+            for s in seats:
+                await s.close()
+
+        run(second())
+        table = wait_finished(srv, tid)
+        assert table["result"]["settlement"]["ranked"] is True
+        chips = sorted([ana.chips(), bea.chips()])
+        assert chips == [900, 1100]
+        points = sorted(p.standing(DOMINOES)["points"] for p in (ana, bea))  # type: ignore[index]
+        assert points == [-10, 12]
+        for p in (ana, bea):
+            assert len(p.ledger()) in (2, 3)  # welcome, stake (and a win): nothing twice
+    finally:
+        srv.stop()
+        drop_database(url)
