@@ -25,6 +25,7 @@ from .. import __version__
 from ..bots import LEVELS
 from ..games import GAMES, SettingsError, get_game
 from ..store.repo import Conflict, NotFound, Store, TableInfo
+from . import accounts
 from .config import Config
 from .rooms import DEFAULT_OPTIONS, Conn, RoomHub
 
@@ -46,6 +47,8 @@ class TableIn(BaseModel):
     settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings")
     turn_seconds: int = Field(default=30, ge=5, le=600)
     muggins_wait: float = Field(default=3, ge=0, le=30)
+    official: bool = Field(default=False, description="ranked, for a stake, registered humans")
+    stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
     public: bool = Field(default=True, description="listed in the lobby and open to spectators")
     bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
 
@@ -94,7 +97,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, config.database_url)
-        hub = RoomHub(store, config)
+        hub = accounts.ClubHub(store, config)
         app.state.store = store
         app.state.hub = hub
         resumed = await hub.resume_all()
@@ -116,6 +119,9 @@ def create_app(config: Config | None = None) -> FastAPI:
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    app.add_exception_handler(accounts.TooMany, accounts.too_many)
+    app.include_router(accounts.router)
 
     @app.exception_handler(Conflict)
     async def _conflict(request: Request, exc: Conflict) -> JSONResponse:
@@ -188,6 +194,7 @@ def create_app(config: Config | None = None) -> FastAPI:
             "turn_seconds": body.turn_seconds,
             "muggins_wait": body.muggins_wait,
             "public": body.public,
+            **accounts.official_options(body.official, body.stake, body.bots, player),
         }
         store = store_of(request)
         table = await store.create_table(cls.game, seats, settings, options, player)
@@ -204,7 +211,11 @@ def create_app(config: Config | None = None) -> FastAPI:
     async def take_seat(
         table_id: str, seat: int, request: Request, player: Player
     ) -> dict[str, Any]:
+        await accounts.check_official_seat(request, table_id, player)
         table = await store_of(request).set_seat(table_id, seat, player=player)
+        await accounts.note_seated(
+            hub_of(request), config, table, player["id"], request.headers, request.client
+        )
         await _table_changed(request, table)
         return {"table": table.public()}
 
@@ -240,6 +251,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         _check_level(body.level)
         store = store_of(request)
         table = await store.table(table_id)
+        accounts.refuse_bots_at_official(table)
         if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
             raise HTTPException(403, "only the host or a seated player may add bots")
         table = await store.set_seat(table_id, seat, bot=body.level)
@@ -327,6 +339,10 @@ def create_app(config: Config | None = None) -> FastAPI:
             return
         # a private table is unlisted: whoever has its link may watch
         seat = room.seat_of(player["id"] if player else None)
+        if seat is not None and player is not None:
+            await accounts.note_seated(
+                hub, config, room.table, player["id"], websocket.headers, websocket.client
+            )
         await websocket.accept()
         conn = Conn(websocket, seat, player["id"] if player else None)
         pump = asyncio.create_task(conn.pump())

@@ -26,7 +26,7 @@ from ..bots import make_bot
 from ..bots.base import Bot
 from ..games import get_game
 from ..games.base import Event, IllegalAction, InvalidAction, State, event_for
-from ..store.repo import Store, TableInfo
+from ..store.repo import Conflict, Store, TableInfo
 from .config import Config
 
 log = logging.getLogger("taverna.rooms")
@@ -99,6 +99,9 @@ class Room:
     async def start(self) -> None:
         """Deal the first hand: the table goes from open to playing."""
         async with self.lock:
+            if self.state is not None:
+                raise Conflict(f"table {self.table.id} has started already")
+            await self.hub.before_start(self.table)  # official tables: the stakes
             self.state = self.cls.new(
                 self.table.seat_count, self.table.settings, seed=self.table.seed
             )
@@ -144,6 +147,8 @@ class Room:
             return None
         for s in self.table.seats:
             if s.player_id == player_id:
+                if s.replaced and self.table.options.get("official"):
+                    return None  # who abandoned an official game watches it, if anything
                 return s.seat
         return None
 
@@ -219,9 +224,15 @@ class Room:
         info.bot = level
         info.replaced = True
         self.bots[seat] = make_bot(level, self.cls, seat, seed=self.rng.randrange(1 << 30))
+        if self.table.options.get("official"):
+            # the seat is the bot's now: its player's open connections only watch
+            for c in self.conns:
+                if c.seat == seat:
+                    c.seat = None
+                    c.send(self._welcome(c, None))
         log.info("table %s: seat %d %s, %s bot plays it", self.table.id, seat, reason, level)
         self._broadcast_table()
-        self.hub.on_replaced(self.table, seat, reason)
+        await self.hub.on_replaced(self.table, seat, reason)
         self._schedule()
 
     # ------------------------------------------------------------ messages
@@ -325,10 +336,11 @@ class Room:
         record = self.state.record()
         self.table.status = "finished"
         self.table.result = result
+        # before the status is stored: a crash in between settles again (once) on resume
+        await self.hub.on_finished(self.table, result)
         await self.store.set_status(self.table.id, "finished", result=result, record=record)
         self._broadcast_table()
         self.hub.lobby_changed()
-        self.hub.on_finished(self.table, result)
 
     # --------------------------------------------------------------- timers
 
@@ -481,12 +493,15 @@ class RoomHub:
         for conn in list(self.lobby):
             conn.send(msg)
 
-    # hooks for accounts and rankings (issue 8)
-    def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
-        pass
+    # hooks for accounts and rankings (issue 8; see taverna.server.accounts.ClubHub)
+    async def before_start(self, table: TableInfo) -> None:
+        """Before the first deal; raise Conflict to refuse the start."""
 
-    def on_replaced(self, table: TableInfo, seat: int, reason: str) -> None:
-        pass
+    async def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
+        """The game is over; runs before the result is stored and may add to it."""
+
+    async def on_replaced(self, table: TableInfo, seat: int, reason: str) -> None:
+        """A bot took a human's seat for good (``reason``: left or disconnected)."""
 
     def close(self) -> None:
         for room in self.rooms.values():
