@@ -352,7 +352,7 @@ class DealReader:
     def seat(
         self, obj: dict[str, Any], key: str, seats: int, required_why: str | None
     ) -> int | None:
-        """A seat field (``opener``, ``dealer``, ``mano``); required when ``required_why`` is set."""
+        """A seat field (opener, dealer, mano); required when ``required_why`` is set."""
         value = obj.get(key)
         if value is None:
             if required_why is not None:
