@@ -4,7 +4,7 @@ import { api, ensureSession, session } from './api.js';
 import { t, tn } from './i18n.js';
 import { Reconnecting } from './socket.js';
 import { domino, frenchCard, spanishCard } from './svg.js';
-import { esc, gameTitle, GAME_KEYS, settingsSummary, toast, copyText } from './ui.js';
+import { botName, esc, gameTitle, GAME_KEYS, settingsSummary, toast, copyText } from './ui.js';
 
 const GAME_ORDER = ['muggins-dominoes', 'muggins-cards', 'mus'];
 
@@ -133,7 +133,7 @@ export function mount(app) {
           return `<li><button class="seat-chip free" data-table="${x.id}" data-sit="${s.seat}"
             aria-label="${esc(t('lobby.sit_at', { n: s.seat + 1 }))}">${esc(t('lobby.sit'))}</button></li>`;
         }
-        const name = s.player ? s.player : s.bot ? t('seat.bot', { level: t(`bot.${s.bot}`) }) : t('seat.empty');
+        const name = s.player ? s.player : s.bot ? botName(s.seat, s.bot) : t('seat.empty');
         return `<li><span class="seat-chip${s.bot ? ' bot' : ''}">${esc(name)}</span></li>`;
       })
       .join('');
@@ -290,7 +290,7 @@ function createDialog(info, game) {
         const opts = [
           ['me', t('create.me')],
           ['open', t('create.open_seat')],
-          ...bots.map((b) => [b, t('seat.bot', { level: t(`bot.${b}`) })]),
+          ...bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })]),
         ];
         return `<label class="field seat-field"><span>${esc(t('seat.n', { n: i + 1 }))}${
           form.game === 'mus' ? ` · ${esc(t(i % 2 === 0 ? 'mus.pair_a' : 'mus.pair_b'))}` : ''
@@ -377,6 +377,22 @@ function createDialog(info, game) {
           dialog.querySelector(`[data-who="${i}"]`).focus();
         }),
     );
+    // keep what was typed when the form is drawn again
+    for (const k of Object.keys(form.settings)) {
+      const el = f.querySelector(`[name=${k}]`);
+      if (!el) continue;
+      const keep = () => (form.settings[k] = el.type === 'checkbox' ? el.checked : Number(el.value));
+      el.addEventListener('input', keep);
+      el.addEventListener('change', keep);
+    }
+    for (const k of ['turn_seconds', 'muggins_wait']) {
+      const el = f.querySelector(`[name=${k}]`);
+      if (el) el.addEventListener('input', () => (form[k] = Number(el.value)));
+    }
+    for (const k of ['public', 'practice']) {
+      const el = f.querySelector(`[name=${k}]`);
+      if (el) el.addEventListener('change', () => (form[k] = el.checked));
+    }
     f.querySelector('[data-cancel]').onclick = () => dialog.close();
     f.onsubmit = (e) => {
       e.preventDefault();

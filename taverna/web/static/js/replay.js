@@ -86,12 +86,12 @@ export function mount(app, tableId) {
       .map((x) => `<span class="chip">${esc(x)}</span>`)
       .join('');
     const action = step.action
-      ? `${esc(plainName(table, step.action.seat))}: ${esc(describe(step.action))}`
+      ? `${esc(plainName(table, step.action.seat))}: ${esc(g.describe ? g.describe(step.action) : describe(step.action))}`
       : t('replay.deal');
     const summary = g.summary(c);
     app.innerHTML = `<div class="table-page replay game-${table.game}">
       <header class="table-head">
-        <div class="table-title"><a class="back" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
+        <div class="table-title"><a class="back-link" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
           <h1>${esc(t('replay.title'))}: ${esc(gameTitle(table.game))}</h1><div class="chips">${chips}</div></div>
       </header>
       <div class="replay-bar" role="toolbar" aria-label="${esc(t('replay.controls'))}">
@@ -113,7 +113,6 @@ export function mount(app, tableId) {
             step.view.over ? esc(g.winnerText(c)) : step.view.turn !== null && step.view.turn !== undefined ? esc(t('turn.of', { name: c.name(step.view.turn) })) : ''
           }</span></div>
           ${g.board(c)}
-          <div class="controls replay-hands">${revealedHand(c, g)}</div>
         </section>
         <aside class="side">
           <section class="panel scores"><h2>${esc(t('table.scores'))}</h2>${g.scores(c)}</section>
@@ -128,10 +127,6 @@ export function mount(app, tableId) {
       </div>
     </div>`;
     bind(n);
-  }
-
-  function revealedHand() {
-    return '';
   }
 
   function describe(a) {

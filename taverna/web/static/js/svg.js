@@ -343,3 +343,12 @@ export function stones(count, label) {
   const width = Math.max(x + 6, 30);
   return `<svg ${NS} class="stones" viewBox="0 0 ${width} 48" role="img" aria-label="${label}">${out}</svg>`;
 }
+
+/** A card as a small chip for running text: rank and suit symbol. */
+export function cardChip(card, { spanish = false } = {}) {
+  const suit = card.slice(-1);
+  const rank = card.slice(0, -1);
+  const red = spanish ? false : suit === 'H' || suit === 'D';
+  const sprite = spanish ? `ss-${suit}` : `fs-${suit}`;
+  return `<span class="card-chip${red ? ' red' : ''}${spanish ? ' spanish' : ''}">${rank}<svg viewBox="0 0 100 100" aria-hidden="true"><use href="#${sprite}"/></svg></span>`;
+}

@@ -122,8 +122,8 @@ export function mount(app, tableId) {
     const c = ctx();
     for (const e of events) {
       g.learn?.(e, c);
-      const line = g.narrate(e, c);
-      if (line) S.log.push({ ...line, fresh });
+      // kept as events and told at drawing time, in the language of the moment
+      if (g.narrate(e, c)) S.log.push({ e, fresh });
     }
     if (S.log.length > LOG_SIZE) S.log.splice(0, S.log.length - LOG_SIZE);
   }
@@ -175,10 +175,10 @@ export function mount(app, tableId) {
       .join('');
     const playing = !!S.view;
     const seated = S.seat !== null;
-    app.innerHTML = `<div class="table-page game-${x.game}" data-status="${x.status}">
+    app.innerHTML = `<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket.seq ?? ''}">
       <header class="table-head">
         <div class="table-title">
-          <a class="back" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
+          <a class="back-link" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
           <h1>${esc(gameTitle(x.game))}</h1>
           <div class="chips">${chips}</div>
         </div>
@@ -296,7 +296,10 @@ export function mount(app, tableId) {
           <ol class="log-list" aria-live="off">${S.log
             .slice(-60)
             .reverse()
-            .map((l) => `<li class="${l.cls || ''}"${l.kind ? ` data-event="${l.kind}"` : ''}>${l.html}</li>`)
+            .map(({ e }) => {
+              const l = g.narrate(e, c);
+              return `<li class="${l.cls || ''}"${l.kind ? ` data-event="${l.kind}"` : ''}>${l.html}</li>`;
+            })
             .join('')}</ol>
         </section>
       </aside>

@@ -35,6 +35,13 @@ export function gameTitle(game) {
   return t(GAME_KEYS[game] || game);
 }
 
+/** Bots are called by a name of their seat, so that four of them can be told apart. */
+export const BOT_NAMES = ['Alba', 'Bruno', 'Chiara', 'Diego'];
+
+export function botName(seat, level) {
+  return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: t(`bot.${level}`) });
+}
+
 /** The name to show for a seat of a table (public table JSON). */
 export function seatName(table, seat, me) {
   const s = table?.seating?.[seat];
@@ -43,7 +50,7 @@ export function seatName(table, seat, me) {
     const name = s.replaced ? t('seat.replaced', { name: s.player }) : s.player;
     return me === seat ? t('seat.you', { name }) : name;
   }
-  if (s.bot) return t('seat.bot', { level: t(`bot.${s.bot}`) });
+  if (s.bot) return botName(seat, s.bot);
   return t('seat.empty');
 }
 
@@ -52,7 +59,7 @@ export function plainName(table, seat) {
   const s = table?.seating?.[seat];
   if (!s) return t('seat.n', { n: seat + 1 });
   if (s.player) return s.player;
-  if (s.bot) return t('seat.bot', { level: t(`bot.${s.bot}`) });
+  if (s.bot) return t('seat.bot_short', { name: BOT_NAMES[seat % BOT_NAMES.length] });
   return t('seat.n', { n: seat + 1 });
 }
 

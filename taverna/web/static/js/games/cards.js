@@ -3,7 +3,7 @@
 // Muggins! button for everyone else while a score is unclaimed (view.pending).
 
 import { t } from '../i18n.js';
-import { cardBack, frenchCard, parseFrench } from '../svg.js';
+import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
 import { esc } from '../ui.js';
 
 const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
@@ -14,7 +14,7 @@ function cardLabel(card) {
   return t('fr.card', { rank: RANK_KEYS[rank] ? t(RANK_KEYS[rank]) : rank, suit: t(SUIT_KEYS[suit]) });
 }
 
-const mini = (card) => `<span class="mini-card">${frenchCard(card)}</span>`;
+const mini = (card) => cardChip(card);
 
 function seatsFrom(c) {
   const start = c.me ?? 0;
@@ -67,19 +67,19 @@ const cards = {
         break;
       case 'play':
         n.last = { card: e.card, seat: e.seat };
-        if (e.credit) credit(c, e.seat, e.credit, t('cards.why.play', { total: e.total }));
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.play', { total: e.total }]);
         break;
       case 'claim':
-        if (e.credit) credit(c, e.seat, e.credit, t('cards.why.claim'));
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.claim', {}]);
         break;
       case 'muggins':
-        if (e.credit) credit(c, e.seat, e.credit, t('cards.why.muggins', { name: c.name(e.from) }));
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.muggins', { from: e.from }]);
         break;
       case 'pile_closed':
-        if (e.credit) credit(c, e.seat, e.credit, t('cards.why.last'));
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.last', {}]);
         break;
       case 'lost':
-        credit(c, e.seat, 0, t('cards.why.lost', { n: e.points }));
+        credit(c, e.seat, 0, ['cards.why.lost', { n: e.points }]);
         break;
       case 'round_end':
         n.lastRound = { ...(n.round || { items: [] }), n: e.round, scores: e.scores };
@@ -341,6 +341,11 @@ const cards = {
   },
 };
 
+/** How a credit came about, told in the language of the moment. */
+function why(c, [key, params]) {
+  return t(key, 'from' in params ? { ...params, name: c.name(params.from) } : params);
+}
+
 function roundList(c, round, title) {
   if (!round || !round.items.length) return '';
   return `<details class="credits" open><summary>${esc(title)}</summary><ol>${round.items
@@ -348,7 +353,7 @@ function roundList(c, round, title) {
     .map(
       (it) =>
         `<li><b>${esc(c.name(it.seat))}</b> ${it.points ? `<span class="plus">+${it.points}</span>` : ''} <span class="muted">${esc(
-          it.why,
+          why(c, it.why),
         )}</span></li>`,
     )
     .join('')}</ol></details>`;

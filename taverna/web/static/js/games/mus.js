@@ -4,7 +4,7 @@
 // lance's result; stones as amarracos (fives) and stones, games and cows.
 
 import { t } from '../i18n.js';
-import { cardBack, spanishCard, stones } from '../svg.js';
+import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
 import { esc } from '../ui.js';
 
 const LANCES = ['grande', 'chica', 'pares', 'juego'];
@@ -77,6 +77,12 @@ function around(c) {
 const mus = {
   game: 'mus',
 
+  /** An action in the game's own words (replays). */
+  describe(a) {
+    if (a.type === 'discard') return `${t('replay.action.discard')} ${a.cards.join(' ')}`;
+    return say(a.type, a.amount);
+  },
+
   learn(e, c) {
     const n = c.notes;
     n.said ??= {};
@@ -87,10 +93,10 @@ const mus = {
         break;
       case 'mus':
       case 'no_mus':
-        n.said[e.seat] = say(e.type);
+        n.said[e.seat] = [e.type];
         break;
       case 'discard':
-        n.said[e.seat] = t('mus.discards_n', { n: e.count });
+        n.said[e.seat] = ['discards', e.count];
         break;
       case 'lance':
         n.said = {};
@@ -101,7 +107,7 @@ const mus = {
       case 'ordago':
       case 'accept':
       case 'reject':
-        n.said[e.seat] = say(e.type, e.amount);
+        n.said[e.seat] = [e.type, e.amount];
         break;
       default:
     }
@@ -128,7 +134,8 @@ const mus = {
           }`,
         };
       case 'discard': {
-        const own = e.cards ? ` ${e.cards.map(mini).join('')} → ${(e.drawn || []).map(mini).join('')}` : '';
+        const chip = (x) => cardChip(x, { spanish: true });
+        const own = e.cards ? ` ${e.cards.map(chip).join('')} → ${(e.drawn || []).map(chip).join('')}` : '';
         return { kind: 'discard', html: `${who} ${esc(t('mus.log.discard', { n: e.count }))}${own}` };
       }
       case 'reshuffle':
@@ -197,7 +204,7 @@ const mus = {
                 ? shown.map((x) => `<span class="card-small">${spanishCard(x)}</span>`).join('')
                 : Array.from({ length: 4 }, () => `<span class="card-small">${cardBack({ spanish: true })}</span>`).join('')
             }</div>`;
-      const said = c.notes.said?.[s];
+      const said = said_(c, s);
       const ann = v.announced || {};
       const badges = ['pares', 'juego']
         .map((k) =>
@@ -295,7 +302,7 @@ const mus = {
     if (discarding) hint = t('mus.hint_discard');
     return `<div class="me-plate pair-${pairOf(c.me)}${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${esc(c.label(c.me))}${v.mano === c.me ? ` <span class="tag mano">${esc(t('mus.mano'))}</span>` : ''}</span>
-        ${c.notes.said?.[c.me] ? `<span class="bubble mine">${esc(c.notes.said[c.me])}</span>` : ''}
+        ${said_(c, c.me) ? `<span class="bubble mine">${esc(said_(c, c.me))}</span>` : ''}
       </div>
       <div class="hand cards-hand mus-hand" role="group" aria-label="${esc(t('mus.your_cards'))}">${cardsHtml}</div>
       <div class="actions mus-actions">${buttons.join('')}</div>
@@ -431,6 +438,13 @@ function v_points(h, s) {
   if (h.points) bits.push(t('mus.points_n', { n: h.points[s] }));
   if (h.pares && h.pares[s]) bits.push(t(`mus.pares_kind.${h.pares[s]}`));
   return bits.length ? `<span class="muted small">${esc(bits.join(' · '))}</span>` : '';
+}
+
+/** What a seat said last in this phase, in the language of the moment. */
+function said_(c, seat) {
+  const x = c.notes.said?.[seat];
+  if (!x) return '';
+  return x[0] === 'discards' ? t('mus.discards_n', { n: x[1] }) : say(x[0], x[1]);
 }
 
 function sameSet(a, b) {
