@@ -200,21 +200,25 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
             page.wait_for_selector("#net[data-reconnected]")
             state["dropped"] = True
             tab.shot("dominoes-reconnected")
+        if not state["dragged"]:
+            # drag a tile onto the end it fits
+            onto_end = page.locator(
+                ".hand-tile.playable[data-ends~=left], .hand-tile.playable[data-ends~=right]"
+            ).first
+            if onto_end.count():
+                end = onto_end.get_attribute("data-ends").split()[0]
+                seq = tab.seq()
+                onto_end.drag_to(page.locator(f"[data-end={end}]"))
+                tab.after(seq)
+                state["dragged"] = True
+                return True
         tile = page.locator(".hand-tile.playable").first
         if tile.count():
             seq = tab.seq()
-            if not state["dragged"] and page.locator(".line-tile").count():
-                # drag the tile onto an end it fits
-                tile.hover()
-                tile.drag_to(page.locator("[data-end]").last)
-                if tab.seq() == seq and page.locator(".end-target.fits").count() == 0:
-                    # the last end was not one it fits: click it and choose the end
-                    tile.click()
-                state["dragged"] = True
-            else:
-                tile.click()
+            tile.click()
             end = page.locator(".end-target.fits").first
             if tab.seq() == seq and end.count():
+                # the tile fits both ends: it is selected, now the end
                 end.click()
             tab.after(seq)
             return True
@@ -225,8 +229,16 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
                 return True
         return False
 
+    watcher = Browser(browser, server)
+    watcher.open(f"/#/table/{tid}")
+    watcher.page.wait_for_selector(".felt .line")
+    assert watcher.page.locator(".badge.watching").count() == 1
+    assert watcher.page.locator(".hand-tile").count() == 0  # a spectator sees no tiles
+    watcher.shot("dominoes-spectator")
+    watcher.close()
+
     moves = play_loop(tab, step)
-    assert moves > 0 and state["dropped"]
+    assert moves > 0 and state["dropped"] and state["dragged"]
     over = page.locator(".game-over")
     assert "wins" in over.inner_text() or "win!" in over.inner_text()
     assert over.locator(".final li").count() == 2

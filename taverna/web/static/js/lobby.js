@@ -4,7 +4,7 @@ import { api, ensureSession, session } from './api.js';
 import { t, tn } from './i18n.js';
 import { Reconnecting } from './socket.js';
 import { domino, frenchCard, spanishCard } from './svg.js';
-import { botName, esc, gameTitle, GAME_KEYS, settingsSummary, toast, copyText } from './ui.js';
+import { botName, esc, gameTitle, GAME_KEYS, plainName, settingsSummary, toast, copyText } from './ui.js';
 
 const GAME_ORDER = ['muggins-dominoes', 'muggins-cards', 'mus'];
 
@@ -174,7 +174,7 @@ export function mount(app) {
     }
     box.innerHTML = `<ul>${items
       .map((x) => {
-        const names = x.result?.names || [];
+        const names = x.seating.map((s) => plainName(x, s.seat));
         const w = x.result?.winner;
         const winner =
           w === null || w === undefined

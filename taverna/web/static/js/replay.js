@@ -8,6 +8,11 @@ import { t } from './i18n.js';
 import { GAMES } from './table.js';
 import { esc, gameTitle, keepFocus, plainName, settingsSummary } from './ui.js';
 
+const ICON_FIRST =
+  '<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>';
+const ICON_LAST =
+  '<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M16 3h-2.5v14H16zM3 3v14l9.5-7z" fill="currentColor"/></svg>';
+
 /** An omniscient event: every private part shown (nothing is secret after the game). */
 function reveal(e) {
   if (!e.private) return e;
@@ -95,11 +100,11 @@ export function mount(app, tableId) {
           <h1>${esc(t('replay.title'))}: ${esc(gameTitle(table.game))}</h1><div class="chips">${chips}</div></div>
       </header>
       <div class="replay-bar" role="toolbar" aria-label="${esc(t('replay.controls'))}">
-        <button class="btn step" data-go="first" data-key="first" aria-label="${esc(t('replay.first'))}">⏮</button>
+        <button class="btn step" data-go="first" data-key="first" aria-label="${esc(t('replay.first'))}">${ICON_FIRST}</button>
         <button class="btn step" data-go="prev" data-key="prev" aria-label="${esc(t('replay.prev'))}">◀</button>
         <button class="btn primary" data-play data-key="play">${esc(S.playing ? t('replay.pause') : t('replay.play'))}</button>
         <button class="btn step" data-go="next" data-key="next" aria-label="${esc(t('replay.next'))}">▶</button>
-        <button class="btn step" data-go="last" data-key="last" aria-label="${esc(t('replay.last'))}">⏭</button>
+        <button class="btn step" data-go="last" data-key="last" aria-label="${esc(t('replay.last'))}">${ICON_LAST}</button>
         <input type="range" min="0" max="${n}" value="${S.k}" data-slider data-key="slider" aria-label="${esc(t('replay.step'))}">
         <span class="step-count" aria-live="polite">${esc(t('replay.step_of', { k: S.k, n }))}</span>
         <label class="speed"><span>${esc(t('replay.speed'))}</span><select data-speed>

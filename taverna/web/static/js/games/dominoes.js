@@ -167,11 +167,12 @@ const dominoes = {
     const mine = v.turn === c.me && c.interactive;
     const tiles = hand
       .map((tile) => {
-        const ok = mine && placements(c, tile).length > 0;
+        const fits = mine ? placements(c, tile).map((a) => a.end ?? 'first') : [];
+        const ok = fits.length > 0;
         const sel = c.ui.selected && same(c.ui.selected, tile);
         const drawn = v.drawn && same(v.drawn, tile);
         return `<button class="hand-tile${ok ? ' playable' : ''}${sel ? ' selected' : ''}${drawn ? ' drawn' : ''}"
-          data-tile="${tile}" data-key="tile-${tile}" ${ok ? 'draggable="true"' : 'disabled'}
+          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? 'draggable="true"' : 'disabled'}
           aria-pressed="${sel ? 'true' : 'false'}"
           aria-label="${esc(tileLabel(tile))}${ok ? '' : `, ${esc(t('dom.cannot_play'))}`}">${domino(tile, {
             vertical: true,
