@@ -266,6 +266,12 @@ def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     tab.create_table("muggins-cards", "Bea", seats=2, fields={"target": "15"}, who=["me", "greedy"])
     page.wait_for_selector(".hand-card")
     tab.shot("cards-start")
+    # an action the rules refuse: the page shows the server's reason
+    page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
+    toast = page.locator(".toast.error")
+    toast.wait_for()
+    assert "cannot claim" in toast.inner_text()
+    tab.shot("cards-refused")
 
     def step() -> bool:
         for act in ("claim", "muggins"):

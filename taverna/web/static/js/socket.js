@@ -135,6 +135,7 @@ export class TableSocket {
 
   hello() {
     // from the start (0) the first time, so the page can tell the whole game so far
+    this.fromStart = this.seq === null;
     this.socket.send({ type: 'hello', last_seq: this.seq === null ? 0 : this.seq });
   }
 
@@ -143,7 +144,8 @@ export class TableSocket {
     if (msg.type === 'welcome') {
       const missed = (msg.missed || []).filter((m) => this.seq === null || m.seq > this.seq);
       this.seq = msg.seq;
-      h.welcome?.(msg, missed);
+      h.welcome?.(msg, missed, this.fromStart);
+      this.fromStart = false;
     } else if (msg.type === 'update') {
       if (this.seq !== null && msg.seq <= this.seq) return; // already seen
       if (this.seq === null || msg.seq !== this.seq + 1) {

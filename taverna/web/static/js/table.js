@@ -39,16 +39,17 @@ export function mount(app, tableId) {
   let timerHandle = null;
 
   const socket = new TableSocket(tableId, {
-    welcome(msg, missed) {
+    welcome(msg, missed, fromStart) {
       const first = !S.loaded;
       if (msg.seat !== S.seat && !first) S.ui = {};
       S.table = msg.table;
       S.seat = msg.seat;
-      if (first) {
+      if (fromStart) {
+        // the whole game so far: the log and what it taught start over
         S.log = [];
         S.notes = {};
       }
-      for (const m of missed) tell(m.events, !first || m.seq === msg.seq);
+      for (const m of missed) tell(m.events, !fromStart || m.seq === msg.seq);
       if (msg.view) S.view = msg.view;
       S.deadline = msg.deadline ?? null;
       S.loaded = true;
@@ -160,8 +161,11 @@ export function mount(app, tableId) {
   // ------------------------------------------------------------ rendering
 
   function render() {
-    keepFocus(app, draw);
+    keepFocus(app, draw, '.felt .hand [data-key]:not([disabled]), .felt .actions [data-key]:not([disabled])');
     tick();
+    const v = S.view;
+    const mine = v && !v.over && S.seat !== null && (v.turn === S.seat || (v.legal || []).length > 0);
+    document.title = `${mine ? '● ' : ''}${gameTitle(S.table?.game)} · Taverna`;
   }
 
   function draw() {
@@ -456,6 +460,7 @@ export function mount(app, tableId) {
       clearInterval(timerHandle);
       document.removeEventListener('keydown', onKey);
       socket.close();
+      document.title = 'Taverna';
     },
   };
 }

@@ -84,14 +84,16 @@ export function settingsSummary(game, settings, options = {}) {
   return out;
 }
 
-/** Keep keyboard focus on "the same" control across a re-render (by data-key). */
-export function keepFocus(container, render) {
+/** Keep keyboard focus on "the same" control across a re-render (by data-key);
+ * when that control is gone (a tile just played), on the first of `fallback`. */
+export function keepFocus(container, render, fallback = null) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.dataset.key : null;
   render();
   if (key) {
-    const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus();
+    let again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if ((!again || again.disabled) && fallback) again = container.querySelector(fallback);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
   }
 }
 

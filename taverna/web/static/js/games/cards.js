@@ -150,12 +150,6 @@ const cards = {
     }
   },
 
-  status(c) {
-    const p = c.view.pending;
-    if (!p) return null;
-    return `<strong class="pending-banner">${esc(t('cards.pending', { name: c.name(p.seat), n: p.points }))}</strong>`;
-  },
-
   board(c) {
     const v = c.view;
     const others = seatsFrom(c).filter((s) => s !== c.me);
