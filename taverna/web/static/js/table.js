@@ -274,17 +274,17 @@ export function mount(app, tableId) {
     return `<div class="table-layout">
       <section class="felt" aria-label="${esc(t('table.board'))}">
         <div class="status-bar" role="status" aria-live="polite">${statusLine(c)}</div>
-        ${
-          summary && S.summaryOpen
-            ? `<section class="hand-summary" aria-label="${esc(t('summary.title'))}">
-                <button class="close" data-close-summary data-key="close-summary" aria-label="${esc(t('close'))}">×</button>
-                ${summary}</section>`
-            : ''
-        }
         ${g.board(c)}
         <div class="controls">${g.controls(c)}</div>
       </section>
       <aside class="side">
+        ${
+          summary && S.summaryOpen
+            ? `<section class="panel hand-summary" aria-label="${esc(t('summary.title'))}">
+                <button class="close" data-close-summary data-key="close-summary" aria-label="${esc(t('close'))}">×</button>
+                ${summary}</section>`
+            : ''
+        }
         <section class="panel scores" aria-labelledby="scores-title">
           <h2 id="scores-title">${esc(t('table.scores'))}</h2>
           ${g.scores(c)}

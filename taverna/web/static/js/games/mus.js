@@ -26,6 +26,12 @@ function pairName(c, team) {
   return t('mus.pair_names', { a: c.name(team), b: c.name(team + 2) });
 }
 
+/** A pair in few words: "us" and "them" for a seated player, else pair A and B. */
+function pairShort(c, team) {
+  if (c.me !== null) return t(team === pairOf(c.me) ? 'mus.us_cap' : 'mus.them');
+  return t(team ? 'mus.pair_b' : 'mus.pair_a');
+}
+
 function say(type, amount) {
   switch (type) {
     case 'pass':
@@ -228,7 +234,7 @@ const mus = {
       const label = l === 'juego' && v.punto ? lanceName('punto') : lanceName(l);
       const item = settled.get(l);
       const current = (v.phase === 'speak' || v.phase === 'answer') && (v.lance === l || (l === 'juego' && v.lance === 'punto'));
-      const team = item && item.team !== undefined && item.team !== null ? ` · ${pairName(c, item.team)}` : '';
+      const team = item && item.team !== undefined && item.team !== null ? ` · ${pairShort(c, item.team)}` : '';
       return `<li class="lance${current ? ' current' : ''}${item ? ' done' : ''}" ${current ? 'aria-current="step"' : ''}>
         <span class="lance-name">${esc(label)}</span>
         <span class="lance-state">${item ? esc(statusText(item) + team) : current ? esc(t('mus.now')) : ''}</span></li>`;
@@ -402,7 +408,9 @@ const mus = {
         const winner =
           x.team === null || x.team === undefined
             ? '—'
-            : `${esc(pairName(c, x.team))}${x.seat !== undefined && x.seat !== null ? ` <span class="muted">(${esc(c.name(x.seat))})</span>` : ''}`;
+            : `<span class="pair pair-${x.team}">${esc(pairShort(c, x.team))}</span>${
+                x.seat !== undefined && x.seat !== null ? ` <span class="muted">${esc(c.name(x.seat))}</span>` : ''
+              }`;
         const st = x.stones === undefined ? '' : x.counted === false ? `<s>${x.stones}</s>` : `<b>${x.stones}</b>`;
         return `<tr><th scope="row">${esc(lanceName(x.lance))}</th><td>${esc(statusText(x))}</td><td>${winner}</td><td>${st}</td></tr>`;
       })
