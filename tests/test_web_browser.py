@@ -191,7 +191,7 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     )
     page.wait_for_selector(".hand-tile")
     tab.shot("dominoes-start")
-    state = {"dropped": False, "dragged": False}
+    state = {"dropped": False, "dragged": False, "keyboard": False}
 
     def step() -> bool:
         if not state["dropped"] and tab.seq() > 4:
@@ -211,6 +211,20 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
                 onto_end.drag_to(page.locator(f"[data-end={end}]"))
                 tab.after(seq)
                 state["dragged"] = True
+                return True
+        if state["dragged"] and not state["keyboard"]:
+            # with the keyboard only: focus a tile, Enter, then L or R for the end
+            tile = page.locator(".hand-tile.playable").first
+            if tile.count():
+                ends = tile.get_attribute("data-ends").split()
+                seq = tab.seq()
+                tile.focus()
+                page.keyboard.press("Enter")
+                if len(ends) > 1:
+                    page.wait_for_selector(".end-target.fits")
+                    page.keyboard.press("l" if "left" in ends else "r")
+                tab.after(seq)
+                state["keyboard"] = True
                 return True
         tile = page.locator(".hand-tile.playable").first
         if tile.count():
@@ -238,7 +252,7 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     watcher.close()
 
     moves = play_loop(tab, step)
-    assert moves > 0 and state["dropped"] and state["dragged"]
+    assert moves > 0 and state["dropped"] and state["dragged"] and state["keyboard"]
     over = page.locator(".game-over")
     assert "wins" in over.inner_text() or "win!" in over.inner_text()
     assert over.locator(".final li").count() == 2
