@@ -32,7 +32,6 @@ export function mount(app, tableId) {
     summaryOpen: false,
     summaryKey: null,
     overShown: false,
-    error: null,
     loaded: false,
     autoStarting: false,
   };
@@ -63,7 +62,6 @@ export function mount(app, tableId) {
       S.deadline = msg.deadline ?? null;
       if (S.deadline && S.table) S.skew = S.deadline - turnSeconds() - Date.now() / 1000;
       if (S.table && S.table.status === 'open') S.table.status = 'playing';
-      S.error = null;
       noteSummary(false);
       render();
     },
@@ -205,7 +203,6 @@ export function mount(app, tableId) {
   function seatingArea() {
     const x = S.table;
     const me = session.player;
-    const mySeat = x.seating.findIndex((s) => me && s.player === me.name && S.seat === s.seat);
     const seated = S.seat !== null;
     const host = me && x.owner === me.id;
     const canBot = host || seated;
@@ -247,7 +244,6 @@ export function mount(app, tableId) {
       })
       .join('');
     const full = !x.free_seats.length;
-    void mySeat;
     return `<section class="panel seating" aria-labelledby="seating-title">
       <h2 id="seating-title">${esc(x.status === 'open' ? t('table.waiting') : t('table.finished'))}</h2>
       <ul class="seat-rows">${rows}</ul>

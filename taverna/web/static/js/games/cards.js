@@ -267,9 +267,7 @@ const cards = {
         const card = b.dataset.card;
         const play = (claimPref() && claimingPlayOf(c, card)) || playOf(c, card);
         if (!play) return;
-        const { seat, ...action } = play;
-        void seat;
-        c.act(action);
+        c.act(play); // the legal move as the server listed it
       };
     });
     root.querySelectorAll('[data-act]').forEach((b) => (b.onclick = () => c.act({ type: b.dataset.act })));

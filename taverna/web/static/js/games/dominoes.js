@@ -204,10 +204,8 @@ const dominoes = {
       const options = placements(c, tile);
       const choice = options.find((a) => (a.end ?? 'first') === end) || (options.length === 1 ? options[0] : null);
       if (!choice) return false;
-      const { seat, ...action } = choice;
-      void seat;
       c.ui.selected = null;
-      c.act(action);
+      c.act(choice); // the legal move as the server listed it
       return true;
     };
     root.querySelectorAll('.hand-tile.playable').forEach((b) => {
@@ -216,9 +214,7 @@ const dominoes = {
         const options = placements(c, tile);
         if (options.length === 1) {
           c.ui.selected = null;
-          const { seat, ...action } = options[0];
-          void seat;
-          c.act(action);
+          c.act(options[0]); // the legal move as the server listed it
           return;
         }
         c.ui.selected = c.ui.selected && same(c.ui.selected, tile) ? null : tile;
@@ -273,10 +269,8 @@ const dominoes = {
       const end = k === 'l' ? 'left' : 'right';
       const choice = placements(c, c.ui.selected).find((a) => a.end === end);
       if (!choice) return false;
-      const { seat, ...action } = choice;
-      void seat;
       c.ui.selected = null;
-      c.act(action);
+      c.act(choice); // the legal move as the server listed it
     } else if (k === 'escape' && c.ui.selected) {
       c.ui.selected = null;
       c.rerender();
