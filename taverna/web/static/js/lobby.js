@@ -180,7 +180,7 @@ export function mount(app) {
           w === null || w === undefined
             ? ''
             : x.game === 'mus'
-              ? t('result.pair_won', { names: names.filter((_, i) => i % 2 === w).join(' & ') })
+              ? t('result.pair_won', { names: t('mus.pair_names', { a: names[w], b: names[w + 2] }) })
               : t('result.won', { name: names[w] });
         return `<li><span class="hist-game">${esc(gameTitle(x.game))}</span>
           <span class="hist-names">${esc(names.join(' · '))}</span>
