@@ -23,7 +23,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import __version__
 from ..bots import LEVELS
-from ..games import GAMES, SettingsError, get_game
+from ..games import GAMES, SettingsError, event_json, get_game
+from ..games.record import parse_record
 from ..store.repo import Conflict, NotFound, Store, TableInfo
 from . import accounts
 from .config import Config
@@ -51,6 +52,13 @@ class TableIn(BaseModel):
     stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
     public: bool = Field(default=True, description="listed in the lobby and open to spectators")
     bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
+    bot_forget: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="practice tables: the chance that this table's bots forget a claim or a "
+        "Muggins! call (default: each level's own)",
+    )
 
 
 class BotIn(BaseModel):
@@ -196,6 +204,8 @@ def create_app(config: Config | None = None) -> FastAPI:
             "public": body.public,
             **accounts.official_options(body.official, body.stake, body.bots, player),
         }
+        if body.bot_forget is not None:
+            options["bot_forget"] = body.bot_forget
         store = store_of(request)
         table = await store.create_table(cls.game, seats, settings, options, player)
         for seat, level in sorted(body.bots.items()):
@@ -292,6 +302,18 @@ def create_app(config: Config | None = None) -> FastAPI:
             # a running game's record would show every hidden tile: never
             raise Conflict(f"game {table_id} is not finished")
         return {"record": record}
+
+    @app.get(
+        "/api/games/{table_id}/replay", tags=["history"], summary="A finished game, step by step"
+    )
+    async def game_replay(table_id: str, request: Request) -> dict[str, Any]:
+        store = store_of(request)
+        table = await store.table(table_id)
+        record = await store.finished_record(table_id)
+        if record is None:
+            raise Conflict(f"game {table_id} is not finished")
+        steps = await asyncio.to_thread(replay_steps, record)
+        return {"table": table.public(), "steps": steps}
 
     @app.get("/api/history", tags=["history"], summary="Finished games")
     async def history(request: Request, game: str | None = None) -> dict[str, Any]:
@@ -439,6 +461,35 @@ def create_app(config: Config | None = None) -> FastAPI:
         return FileResponse(WEB / "index.html")
 
     return app
+
+
+def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished game's record replayed: for each step, the action, every event and
+    the table with all hands revealed (step 0 is the first deal).
+
+    The spectator's view plus each seat's ``hand`` (and, in Mus, its ``discarded``
+    cards): what a replay shows once the game is over and nothing is secret.
+    """
+    rec = parse_record(record)
+    state = rec.game.start(rec.seats, rec.settings, rec.deals)
+
+    def step(action: Any, events: list[Any]) -> dict[str, Any]:
+        view = state.view(None)
+        seat_views = [state.view(s) for s in range(rec.seats)]
+        view["hands"] = [v.get("hand", []) for v in seat_views]
+        if "discarded" in seat_views[0]:
+            view["discarded_by"] = [v["discarded"] for v in seat_views]
+        return {
+            "action": None if action is None else action.to_json(),
+            "events": [event_json(e) for e in events],
+            "view": view,
+        }
+
+    steps = [step(None, state.initial_events)]
+    for action in rec.actions:
+        steps.append(step(action, state.apply(action)))
+    # JSON keys of private parts are strings; a round trip makes the answer plain JSON
+    return json.loads(json.dumps(steps))
 
 
 async def _receive_text(websocket: WebSocket) -> str | None:

@@ -90,10 +90,13 @@ class Room:
 
     def _make_bots(self) -> None:
         self.bots = {}
+        # a practice table may make its bots forget claims and calls (Muggins cards)
+        forget = self.table.options.get("bot_forget")
+        extra = {} if forget is None else {"forget": float(forget)}
         for s in self.table.seats:
             if s.bot:
                 self.bots[s.seat] = make_bot(
-                    s.bot, self.cls, s.seat, seed=self.rng.randrange(1 << 30)
+                    s.bot, self.cls, s.seat, seed=self.rng.randrange(1 << 30), **extra
                 )
 
     async def start(self) -> None:
