@@ -49,13 +49,15 @@ def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -
     choice = rng.choice
     deadline = time.perf_counter() + seconds
     start = time.perf_counter()
-    state = cls.new(seats, seed=rng.randrange(1 << 30))
+    # one seeded rng deals every game, as the minimal loop's does (no reseeding per game)
+    deals = random.Random(seed + 1)
+    state = cls.new(seats, rng=deals)
     while True:
         for _ in range(200):
             if state.over or state.hand_no >= HAND_CAP:
                 hands += state.hand_no + (1 if state.over else 0)
                 games += 1
-                state = cls.new(seats, seed=rng.randrange(1 << 30))
+                state = cls.new(seats, rng=deals)
             state.apply(choice(state.legal_actions()))
             actions += 1
         if time.perf_counter() >= deadline:

@@ -58,6 +58,9 @@ class SettingsError(TavernaError):
     """A table setting that the game does not know or does not allow."""
 
 
+_SETTINGS_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
 def event_for(event: Event, seat: int | None) -> Event:
     """The copy of ``event`` that ``seat`` may see (``None``: a spectator).
 
@@ -144,6 +147,23 @@ class State(ABC):
     @abstractmethod
     def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate table settings and fill in the defaults; raises SettingsError."""
+
+    @classmethod
+    def settings_for(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """:meth:`check_settings`, remembered: a new game must not pay for validation.
+
+        Returns a fresh dict each time (callers may keep it as their own).
+        """
+        try:
+            key = (cls, seats, tuple(sorted((settings or {}).items())))
+            cached = _SETTINGS_CACHE.get(key)
+        except TypeError:  # an unhashable value: validate, and let it explain
+            return cls.check_settings(seats, settings)
+        if cached is None:
+            cached = cls.check_settings(seats, settings)
+            if len(_SETTINGS_CACHE) < 1024:
+                _SETTINGS_CACHE[key] = cached
+        return dict(cached)
 
     @classmethod
     def check_seats(cls, seats: object) -> int:

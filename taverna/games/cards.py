@@ -320,7 +320,7 @@ class Cards(State):
         log: bool = True,
     ) -> None:
         self.seats = self.check_seats(seats)
-        self.settings = self.check_settings(seats, settings)
+        self.settings = self.settings_for(seats, settings)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
         self.hs: int = self.settings["hand_size"]

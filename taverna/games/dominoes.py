@@ -253,7 +253,7 @@ class Dominoes(State):
         log: bool = True,
     ) -> None:
         self.seats = self.check_seats(seats)
-        self.settings = self.check_settings(seats, settings)
+        self.settings = self.settings_for(seats, settings)
         self.target: int = self.settings["target"]
         self._pending = list(deals)
         self._pending.reverse()  # pop() takes the next one

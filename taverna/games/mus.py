@@ -361,7 +361,7 @@ class Mus(State):
         log: bool = True,
     ) -> None:
         self.seats = seats
-        self.settings = self.check_settings(seats, settings)
+        self.settings = self.settings_for(seats, settings)
         self.cows_to_win: int = self.settings["cows"]
         self.games_per_cow: int = self.settings["games_per_cow"]
         self.real31: bool = self.settings["real_31"]
