@@ -436,21 +436,49 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
         await me.connect()
         r = ana.http.delete(f"/api/tables/{tid}/seats/0")
         assert r.status_code == 200 and r.json()["table"]["seating"][0]["replaced"]
-        seat_msg = await me.expect("table")
-        assert seat_msg["table"]["seating"][0]["bot"] == "greedy"
+        # the connection becomes a spectator's at once
+        welcome = await me.expect("welcome")
+        assert welcome["seat"] is None and "hand" not in welcome["view"]
         await me.send({"type": "act", "action": {"type": "pass"}})
-        err = await me.expect("error")
-        assert err["code"] == "replaced"
+        assert (await me.expect("error"))["code"] == "spectator"
         # the stand-in bot plays on: updates keep coming without us
         seq = me.seq
         await me.expect("update")
         assert me.seq > seq
         await me.close()
-        # a casual table gives the seat back when its player returns
+        # leaving was a choice: coming back only watches
         again = Seat(server, tid, ana.cookie)
         welcome = await again.connect()
-        if not welcome["view"]["over"]:
-            assert welcome["table"]["seating"][0]["replaced"] is False
+        assert welcome["seat"] is None
+        assert welcome["table"]["seating"][0]["replaced"] is True
         await again.close()
 
     run(go())
+
+
+def test_a_player_back_after_the_grace_period_gets_the_seat_back(tmp_path: Any) -> None:
+    srv = Server(database_url("sqlite", tmp_path), TAVERNA_GRACE_SECONDS="1").start()
+    try:
+        ana = Person(srv, "Ana")
+        table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
+        tid = table["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+
+        async def go() -> None:
+            me = Seat(srv, tid, ana.cookie)
+            await me.connect()
+            await me.close()
+            await asyncio.sleep(2.5)  # past the grace period: a bot took the seat
+            info = httpx.get(f"{srv.http}/api/tables/{tid}").json()["table"]["seating"][0]
+            assert info["replaced"] and info["bot"]
+            again = Seat(srv, tid, ana.cookie)
+            welcome = await again.connect()
+            if not welcome["view"]["over"]:
+                assert welcome["seat"] == 0
+                assert welcome["table"]["seating"][0]["replaced"] is False
+            await again.close()
+
+        run(go())
+    finally:
+        srv.stop()
