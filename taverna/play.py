@@ -74,7 +74,7 @@ def render_dominoes(view: View) -> Any:
         sheet = score_sheet(view["scores"][s])
         body.append(
             f"{marker}{names[s]}{you}: {view['scores'][s]} points, "
-            f"{view['hand_sizes'][s]} tiles  {sheet}\n"
+            f"{plural(view['hand_sizes'][s], 'tile')}  {sheet}\n"
         )
     body.append(f"\nTarget {view['target']} · boneyard {view['boneyard']} · ")
     body.append(f"count of the open ends: {view['count']}\n\n")
@@ -111,10 +111,19 @@ def describe_dominoes(view: View, action: Action) -> str:
     return f"play {action.a}-{action.b} {where} (count {count}{gain})"
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 tile``, ``2 tiles``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def verb(who: str, third_person: str) -> str:
     """``plays`` for a seat, ``play`` for "You"."""
     if who != "You":
         return third_person
+    if third_person == "is":
+        return "are"
+    if third_person == "has":
+        return "have"
     if third_person.endswith(("sses", "ches", "shes", "xes")):
         return third_person[:-2]
     return third_person[:-1]
@@ -177,7 +186,7 @@ def render_cards(view: View) -> Any:
         dealer = "  [dealer]" if view["dealer"] == s else ""
         body.append(
             f"{marker}{names[s]}{you}: {view['scores'][s]} points, "
-            f"{view['hand_sizes'][s]} cards{dealer}\n"
+            f"{plural(view['hand_sizes'][s], 'card')}{dealer}\n"
         )
     body.append(f"\nTarget {view['target']} · stock {view['stock']} cards\n\n")
     pile = " ".join(card_label(c) for c in view["pile"]) or "(empty)"
@@ -220,7 +229,11 @@ def narrate_cards(e: Event, me: int, names: list[str]) -> str | None:
     who = names[e["seat"]] if "seat" in e else ""
     kind = e["type"]
     if kind == "deal":
-        return f"Round {e['round'] + 1}: {names[e['dealer']]} deals, {names[e['leader']]} leads."
+        dealer, leader = names[e["dealer"]], names[e["leader"]]
+        return (
+            f"Round {e['round'] + 1}: {dealer} {verb(dealer, 'deals')}, "
+            f"{leader} {verb(leader, 'leads')}."
+        )
     if kind == "play":
         text = f"{who} {verb(who, 'plays')} {card_label(e['card'])}: total {e['total']}"
         if e.get("credit"):
@@ -360,7 +373,8 @@ def narrate_mus(e: Event, me: int, names: list[str]) -> str | None:
     who = names[e["seat"]] if "seat" in e else ""
     kind = e["type"]
     if kind == "deal":
-        return f"New hand: {names[e['mano']]} is mano."
+        mano = names[e["mano"]]
+        return f"New hand: {mano} {verb(mano, 'is')} mano."
     if kind in ("mus", "no_mus"):
         return f"{who}: {'mus' if kind == 'mus' else 'no mus'}"
     if kind == "discard":
@@ -391,7 +405,8 @@ def narrate_mus(e: Event, me: int, names: list[str]) -> str | None:
             lines.append(f"  {names[s]}: {', '.join(mus_card(c) for c in cards)}")
         return "\n".join(lines)
     if kind == "game_end":
-        return f"Pair {e['team']} wins the game ({e['reason']})."
+        how = {"stones": "at the count", "ordago": "by órdago"}.get(e["reason"], e["reason"])
+        return f"Pair {e['team']} wins the game {how}."
     if kind == "cow_end":
         return f"Pair {e['team']} wins a cow."
     if kind == "match_end":
@@ -504,7 +519,11 @@ class TerminalGame:
                 extra = f" Games {result.get('games')}, cows {result.get('cows')}."
             else:
                 winner = self.names[state.winner] if state.winner is not None else "nobody"
-                extra = f" Scores {result['scores']}."
+                extra = (
+                    " Scores: "
+                    + ", ".join(f"{self.names[i]} {x}" for i, x in enumerate(result["scores"]))
+                    + "."
+                )
             self.console.print(f"[bold]Game over.[/] The winner: {winner}.{extra}")
         return 0
 

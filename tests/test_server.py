@@ -482,3 +482,13 @@ def test_a_player_back_after_the_grace_period_gets_the_seat_back(tmp_path: Any) 
         run(go())
     finally:
         srv.stop()
+
+
+def test_validation_errors_name_the_field_and_docs_work_offline(server: Server) -> None:
+    ana = Person(server, "Ana")
+    r = ana.http.post("/api/tables", json={"game": "dominoes", "turn_seconds": 1})
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("turn_seconds: ")
+    docs = httpx.get(f"{server.http}/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text
+    assert "cdn" not in docs.text.lower()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -121,8 +122,20 @@ def create_app(config: Config | None = None) -> FastAPI:
         version=__version__,
         description="Muggins dominoes, Muggins cards and Mus: lobby, tables and live play.",
         lifespan=lifespan,
+        # the API page is our own (static/api-docs.html): Swagger UI would load from a CDN
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.config = config
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # one readable sentence per problem, naming the field: "turn_seconds: ... at least 5"
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query"))
+            problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
 
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound) -> JSONResponse:
@@ -455,6 +468,10 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     if WEB.is_dir():
         app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> FileResponse:
+        return FileResponse(WEB / "api-docs.html")
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

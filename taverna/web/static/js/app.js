@@ -31,7 +31,9 @@ function chrome() {
   document.title = `Taverna`;
   document.getElementById('nav').innerHTML = `<a href="#/"${
     !location.hash || location.hash === '#/' ? ' aria-current="page"' : ''
-  }>${esc(t('nav.lobby'))}</a>`;
+  }>${esc(t('nav.lobby'))}</a> <a href="/ranking/muggins-dominoes">${esc(
+    t('nav.ranking'),
+  )}</a> <a href="/account">${esc(t('nav.account'))}</a>`;
   document.getElementById('skip-link').textContent = t('nav.skip');
   document.getElementById('lang-label').textContent = t('nav.language');
   const select = document.getElementById('lang');

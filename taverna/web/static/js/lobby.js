@@ -167,7 +167,7 @@ export function mount(app) {
       state.history = [];
     }
     if (!box.isConnected) return;
-    const items = state.history.slice(-12).reverse();
+    const items = state.history.slice(0, 12); // the API lists the newest first
     if (!items.length) {
       box.innerHTML = `<p class="empty">${esc(t('lobby.no_history'))}</p>`;
       return;
@@ -234,6 +234,8 @@ function createDialog(info, game) {
     muggins_wait: defaults.muggins_wait,
     public: defaults.public,
     practice: false,
+    official: false,
+    stake: 100,
     who: [],
   };
   const gameInfoOf = (g) => info.games.find((x) => x.game === g);
@@ -337,6 +339,10 @@ function createDialog(info, game) {
           <label class="check"><input type="checkbox" name="public"${form.public ? ' checked' : ''}><span>${esc(
             t('set.public'),
           )}<small>${esc(t('set.public_hint'))}</small></span></label>
+          <label class="check"><input type="checkbox" name="official"${form.official ? ' checked' : ''}><span>${esc(
+            t('set.official'),
+          )}<small>${esc(t('set.official_hint'))}</small></span></label>
+          <label class="field"><span>${esc(t('set.stake'))}</span><input type="number" name="stake" min="1" value="${form.stake}"></label>
         </div>
       </details>
       <p class="form-error" role="alert"></p>
@@ -385,11 +391,11 @@ function createDialog(info, game) {
       el.addEventListener('input', keep);
       el.addEventListener('change', keep);
     }
-    for (const k of ['turn_seconds', 'muggins_wait']) {
+    for (const k of ['turn_seconds', 'muggins_wait', 'stake']) {
       const el = f.querySelector(`[name=${k}]`);
       if (el) el.addEventListener('input', () => (form[k] = Number(el.value)));
     }
-    for (const k of ['public', 'practice']) {
+    for (const k of ['public', 'practice', 'official']) {
       const el = f.querySelector(`[name=${k}]`);
       if (el) el.addEventListener('change', () => (form[k] = el.checked));
     }
@@ -420,6 +426,11 @@ function createDialog(info, game) {
       public: f.querySelector('[name=public]').checked,
       bots,
     };
+    if (f.querySelector('[name=official]').checked) {
+      // ranked: registered players only, no bots (docs/accounts.md)
+      body.official = true;
+      body.stake = Number(f.querySelector('[name=stake]').value) || form.stake;
+    }
     if (form.game === 'muggins-cards') {
       body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
       if (f.querySelector('[name=practice]').checked) body.bot_forget = 1;

@@ -86,6 +86,15 @@ export function mount(app, tableId) {
     },
   });
 
+  // A table that does not exist: say so, instead of reconnecting forever.
+  api('GET', `/api/tables/${encodeURIComponent(tableId)}`).catch((e) => {
+    if (e.status !== 404) return;
+    socket.close();
+    setNet('ok');
+    app.innerHTML = `<section class="not-found"><h1>${esc(t('table.not_found'))}</h1>
+      <p><a href="#/">${esc(t('nav.lobby'))}</a></p></section>`;
+  });
+
   function turnSeconds() {
     return Number(S.table?.options?.turn_seconds ?? 30);
   }
