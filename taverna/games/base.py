@@ -86,6 +86,23 @@ def event_json(event: Event) -> Event:
     return out
 
 
+def action_seat(obj: Any, seats: int) -> int:
+    """The acting seat of a record action (RULES.md §4), checked; raises InvalidAction."""
+    if not isinstance(obj, dict):
+        raise InvalidAction(f"an action must be an object, not {obj!r}")
+    seat = obj.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+    return seat
+
+
+def only_fields(obj: dict[str, Any], kind: str, *fields: str) -> None:
+    """Refuse a record action with a field its type does not take."""
+    extra = set(obj) - {"seat", "type", *fields}
+    if extra:
+        raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+
+
 class Action(ABC):
     """A move by one seat. Small, immutable, printable as record notation."""
 

@@ -94,6 +94,8 @@ from .base import (
     SettingsError,
     State,
     View,
+    action_seat,
+    only_fields,
 )
 
 # ------------------------------------------------------------------ the deck
@@ -444,25 +446,17 @@ class Cards(State):
 
     @classmethod
     def parse_action(cls, obj: Any, seats: int) -> CardAction:
-        if not isinstance(obj, dict):
-            raise InvalidAction(f"an action must be an object, not {obj!r}")
-        seat = obj.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-            raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+        seat = action_seat(obj, seats)
         kind = obj.get("type")
         if kind in ("go", "claim", "muggins"):
-            extra = set(obj) - {"seat", "type"}
-            if extra:
-                raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+            only_fields(obj, kind)
             table = _GO if kind == "go" else _CLAIM if kind == "claim" else _MUGGINS
             return table[seat]
         if kind != "play":
             raise InvalidAction(
                 f"unknown cards action type {kind!r} (expected play, go, claim or muggins)"
             )
-        extra = set(obj) - {"seat", "type", "card", "claim"}
-        if extra:
-            raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
+        only_fields(obj, "play", "card", "claim")
         try:
             card = card_id(obj.get("card"))
         except ValueError as e:

@@ -34,6 +34,8 @@ from .base import (
     SettingsError,
     State,
     View,
+    action_seat,
+    only_fields,
 )
 
 # ---------------------------------------------------------------- the set
@@ -346,24 +348,16 @@ class Dominoes(State):
 
     @classmethod
     def parse_action(cls, obj: Any, seats: int) -> DominoAction:
-        if not isinstance(obj, dict):
-            raise InvalidAction(f"an action must be an object, not {obj!r}")
-        seat = obj.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-            raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+        seat = action_seat(obj, seats)
         kind = obj.get("type")
         if kind in ("draw", "pass"):
-            extra = set(obj) - {"seat", "type"}
-            if extra:
-                raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+            only_fields(obj, kind)
             return (_DRAW if kind == "draw" else _PASS)[seat]
         if kind != "play":
             raise InvalidAction(
                 f"unknown dominoes action type {kind!r} (expected play, draw or pass)"
             )
-        extra = set(obj) - {"seat", "type", "tile", "end"}
-        if extra:
-            raise InvalidAction(f"a play takes no {sorted(extra)[0]!r}")
+        only_fields(obj, "play", "tile", "end")
         text: Any = obj.get("tile")
         try:
             tile_id(text)

@@ -73,6 +73,8 @@ from .base import (
     SettingsError,
     State,
     View,
+    action_seat,
+    only_fields,
 )
 from .mus_hands import (
     CARD_CLASS,
@@ -513,25 +515,15 @@ class Mus(State):
 
     @classmethod
     def parse_action(cls, obj: Any, seats: int) -> MusAction:
-        if not isinstance(obj, dict):
-            raise InvalidAction(f"an action must be an object, not {obj!r}")
-        seat = obj.get("seat")
-        if not _int(seat) or not 0 <= seat < seats:
-            raise InvalidAction(f"action seat must be 0..{seats - 1}, not {seat!r}")
+        seat = action_seat(obj, seats)
         kind = obj.get("type")
         code = _CODE.get(kind) if isinstance(kind, str) else None
         if code is None:
             raise InvalidAction(
                 f"unknown mus action type {kind!r} (expected {', '.join(ACTION_TYPES)})"
             )
-        fields = {"seat", "type"}
-        if code in (BET, RAISE):
-            fields.add("amount")
-        elif code == DISCARD_CARDS:
-            fields.add("cards")
-        extra = set(obj) - fields
-        if extra:
-            raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
+        takes = ("amount",) if code in (BET, RAISE) else ("cards",) if code == DISCARD_CARDS else ()
+        only_fields(obj, kind, *takes)
         if code in (BET, RAISE):
             n = obj.get("amount")
             if not _int(n) or n < 2:
