@@ -35,7 +35,7 @@ class ExpertBot(Bot):
     """Determinized search with an iteration and a time budget.
 
     Options: ``iterations`` (default 1200), ``seconds`` (default 0.8, a cap per
-    decision), ``exploration`` (UCB constant, default 0.7).
+    decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3).
     """
 
     name = "expert"
@@ -46,7 +46,8 @@ class ExpertBot(Bot):
         super().__init__(game, seat, seed, **options)
         self.iterations = int(options.get("iterations", 1200))
         self.seconds = float(options.get("seconds", 0.8))
-        self.exploration = float(options.get("exploration", 0.7))
+        default_c = heuristics.EXPLORATION.get(game.game, 0.7)
+        self.exploration = float(options.get("exploration", default_c))
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
@@ -62,9 +63,9 @@ class ExpertBot(Bot):
         root = _Node(-1)
         rng = self.rng
         deadline = time.perf_counter() + self.seconds
-        sample = self.game.sample
+        sample = heuristics.sampler(self.game, view, rng)
         for i in range(self.iterations):
-            self._iterate(root, sample(view, rng))
+            self._iterate(root, sample())
             if i & 31 == 31 and time.perf_counter() > deadline:
                 break
         allowed = set(legal)
@@ -81,10 +82,17 @@ class ExpertBot(Bot):
         node = root
         path: list[_Node] = []
         c = self.exploration
+        me = self.seat
+        root_segment = heuristics.segment(state)
         while not state.over and state.hand_no == hand:
             seat = heuristics.actor(state)
             if seat is None:
                 break
+            if not heuristics.branches(state, seat, me, root_segment):
+                if heuristics.segment(state) != root_segment:
+                    break  # nothing left to branch on: the rollout plays on
+                heuristics.rollout_step(state, rng)  # another seat plays its policy
+                continue
             acts = heuristics.search_actions(state, seat)
             children = node.children
             untried = []

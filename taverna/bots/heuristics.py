@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from ..games.base import Action, State, View
@@ -57,7 +57,8 @@ def rollout_step(state: State, rng: random.Random) -> None:
 
 
 def register(game: str, **fns: Any) -> None:
-    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=."""
+    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=,
+    search_actions=, sampler=, branches=, segment=."""
     tables: dict[str, dict[str, Any]] = {
         "greedy": GREEDY,
         "optional": OPTIONAL,
@@ -65,6 +66,9 @@ def register(game: str, **fns: Any) -> None:
         "standing": STANDING,
         "actor": ACTOR,
         "search_actions": SEARCH_ACTIONS,
+        "sampler": SAMPLER,
+        "branches": BRANCHES,
+        "segment": SEGMENT,
     }
     for kind, fn in fns.items():
         tables[kind][game] = fn
@@ -102,6 +106,47 @@ def actor(state: State) -> int | None:
     acting = state.to_act
     return acting[0] if acting else None
 
+
+SamplerFn = Callable[[type[State], View, random.Random], Callable[[], State]]
+SAMPLER: dict[str, SamplerFn] = {}
+
+
+def sampler(game: type[State], view: View, rng: random.Random) -> Callable[[], State]:
+    """A source of full states consistent with ``view`` for one decision's search.
+
+    By default each call is ``game.sample(view, rng)``; a game may weight its
+    samples by what the other seats' play says about their hidden cards.
+    """
+    fn = SAMPLER.get(game.game)
+    if fn is not None:
+        return fn(game, view, rng)
+    return lambda: game.sample(view, rng)
+
+
+SegmentFn = Callable[[State], Hashable]
+BranchesFn = Callable[[State, int, int, Hashable], bool]
+SEGMENT: dict[str, SegmentFn] = {}
+BRANCHES: dict[str, BranchesFn] = {}
+
+
+def segment(state: State) -> Hashable:
+    """The part of the game a decision belongs to (default: one for all)."""
+    fn = SEGMENT.get(state.game)
+    return fn(state) if fn is not None else None
+
+
+def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+    """Whether the search tree branches on ``seat``'s decision here (default: always).
+
+    A game may keep the tree to the searching seat's own decisions, the
+    other seats then playing the rollout policy with their own sampled cards.
+    """
+    fn = BRANCHES.get(state.game)
+    return fn(state, seat, root_seat, root_segment) if fn is not None else True
+
+
+#: UCB exploration constant per game (default: the expert's option, 0.7)
+EXPLORATION: dict[str, float] = {}
 
 #: how many actions a rollout plays at most, per game (default: to the end of the hand)
 DEPTH: dict[str, int] = {}
