@@ -123,13 +123,13 @@ def strength() -> Strength:
 
 #: tunable thresholds of the policy (see docs/bots.md)
 PARAMS: dict[str, float] = {
-    "no_mus": 1.6,  # cut the mus when the hand's stones in pass reach this
-    "bet": 0.62,  # open a lance with a bet from this win probability
+    "no_mus": -0.5,  # cut the mus when the hand's stones in pass reach this
+    "bet": 0.5,  # open a lance with a bet from this win probability
     "bet_big": 0.82,  # ... and bet more from this one
-    "ordago_open": 0.95,  # open with órdago when the lance is near-certain
+    "ordago_open": 0.95,  # near the end, open with órdago when the lance is near-certain
     "raise": 0.8,  # raise an answer from this (discounted) probability
     "ordago_answer": 0.93,
-    "signal": 0.6,  # each bet of the other pair: p -> p ** (1 + signal * bets)
+    "trust": 0.85,  # the share of the other pair's bets taken as honest (see discount)
     "partner_bet": 0.55,  # how strong a partner's bet says the partner is
     "bluff": 0.04,  # chance of a small bet with a weak hand
     "desperate": 0.25,  # below this game-win chance, near the end, órdago is worth it
@@ -186,10 +186,10 @@ def speak(
     t: Strength, p: float, us: int, them: int, rng: random.Random, params: dict[str, float]
 ) -> tuple[int, int]:
     """Open a lance: (PASS|BET|ORDAGO, amount)."""
-    if p >= params["ordago_open"]:
-        return ORDAGO, 0
-    if them >= 30 and t.win(us, them) < params["desperate"] and p >= 0.6:
-        return ORDAGO, 0
+    if desperate(t, us, them, params) and p >= 0.6:
+        return ORDAGO, 0  # the game is nearly lost: a likely lance for the whole game
+    if p >= params["ordago_open"] and max(us, them) >= 30:
+        return ORDAGO, 0  # near the end a near-certain lance is worth the game
     if p >= params["bet_big"]:
         return BET, 4 if p >= (params["bet_big"] + 1) / 2 else 3
     if p >= params["bet"]:
@@ -197,6 +197,11 @@ def speak(
     if rng.random() < params["bluff"]:
         return BET, 2
     return PASS, 0
+
+
+def desperate(t: Strength, us: int, them: int, params: dict[str, float]) -> bool:
+    """Near the end of a game that is nearly lost, an órdago is worth trying."""
+    return them >= 30 and t.win(us, them) < params["desperate"]
 
 
 def answer(
@@ -217,8 +222,8 @@ def answer(
     refuse = t.win(us, them + prev + round(theirs))
     if ordago:
         return (ACCEPT, 0) if p > refuse + 0.02 else (REJECT, 0)
-    if p >= params["ordago_answer"] or (
-        them >= 30 and t.win(us, them) < params["desperate"] and p >= 0.55
+    if (p >= params["ordago_answer"] and max(us, them) >= 30) or (
+        desperate(t, us, them, params) and p >= 0.55
     ):
         return ORDAGO, 0
     if p >= params["raise"] and n_bets < 3:
@@ -231,17 +236,37 @@ def answer(
 
 
 def discount(
-    p: float, seat: int, betting: Sequence[tuple[int, int, int]], params: dict[str, float]
+    t: Strength,
+    p: float,
+    seat: int,
+    betting: Sequence[tuple[int, int, int]],
+    us: int,
+    them: int,
+    params: dict[str, float],
 ) -> float:
-    """The answering hand's probability after the betting so far in the lance."""
-    bets = 0
+    """The answering pair's chance once the other pair's betting is taken into account.
+
+    ``p`` is the chance against a random hand. A bet says the other pair's
+    chance was at least the policy's line ``q`` for it, so, taking hand
+    strengths as uniform quantiles, ours is about ``(p - q) / (1 - q)``;
+    a share ``1 - trust`` of bets are taken as bluffs. A partner's bet makes
+    our pair stronger, a partner's refusal weaker.
+    """
+    q = 0.0
     partner_bet = False
     partner_rejected = False
-    for s, code, _ in betting:
+    for s, code, amount in betting:
         if code in (BET, RAISE, ORDAGO):
             partner_rejected = False
             if (s ^ seat) & 1:
-                bets += 1
+                if code == BET:
+                    q = params["bet"] if amount <= 2 else params["bet_big"]
+                elif code == RAISE:
+                    q = params["raise"]
+                elif desperate(t, them, us, params):
+                    q = 0.6
+                else:
+                    q = params["ordago_open"]
             elif s != seat:
                 partner_bet = True
         elif code == REJECT and s == seat ^ 2:
@@ -250,7 +275,11 @@ def discount(
         p = 1 - (1 - p) * (1 - params["partner_bet"])
     if partner_rejected:
         p *= 0.85
-    return float(p ** (1 + params["signal"] * bets))
+    if q <= 0:
+        return p
+    honest = max(0.0, (p - q) / (1 - q))
+    trust = params["trust"]
+    return trust * honest + (1 - trust) * p
 
 
 def best_keep(t: Strength, hand: Sequence[int], pos: int) -> tuple[int, ...]:
@@ -298,7 +327,7 @@ def decide(
     if phase == SPEAK:
         code, amount = speak(t, p, us, them, rng, params)
         return code, amount, ()
-    p = discount(p, seat, betting, params)
+    p = discount(t, p, seat, betting, us, them, params)
     v = evaluate(hand)
     ours, theirs = _bonuses(lance, punto, seat, holders, v.points, v.pares_kind)
     code, amount = answer(
