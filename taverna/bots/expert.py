@@ -34,8 +34,8 @@ class _Node:
 class ExpertBot(Bot):
     """Determinized search with an iteration and a time budget.
 
-    Options: ``iterations`` (default 1200), ``seconds`` (default 0.8, a cap per
-    decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3).
+    Options: ``iterations`` (default 1200; Mus 3000), ``seconds`` (default 0.8,
+    a cap per decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3).
     """
 
     name = "expert"
@@ -44,7 +44,8 @@ class ExpertBot(Bot):
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
     ) -> None:
         super().__init__(game, seat, seed, **options)
-        self.iterations = int(options.get("iterations", 1200))
+        default_n = heuristics.ITERATIONS.get(game.game, 1200)
+        self.iterations = int(options.get("iterations", default_n))
         self.seconds = float(options.get("seconds", 0.8))
         default_c = heuristics.EXPLORATION.get(game.game, 0.7)
         self.exploration = float(options.get("exploration", default_c))

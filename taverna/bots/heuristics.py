@@ -145,8 +145,11 @@ def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) ->
     return fn(state, seat, root_seat, root_segment) if fn is not None else True
 
 
-#: UCB exploration constant per game (default: the expert's option, 0.7)
+#: UCB exploration constant per game (default 0.7); the expert's ``exploration`` overrides it
 EXPLORATION: dict[str, float] = {}
+
+#: search iterations per decision per game (default 1200); the expert's ``iterations`` overrides
+ITERATIONS: dict[str, int] = {}
 
 #: how many actions a rollout plays at most, per game (default: to the end of the hand)
 DEPTH: dict[str, int] = {}
