@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test check lint format typecheck bench replay-example clean
+.PHONY: install serve test check lint format typecheck bench replay-example clean chromium
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,7 +17,11 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/taverna serve --host 127.0.0.1 --port 8000
 
-test: $(STAMP)
+# the browser tests drive Debian's Chromium (installed once, never downloaded by Playwright)
+chromium:
+	./scripts/ensure-chromium.sh
+
+test: $(STAMP) chromium
 	$(BIN)/pytest
 
 check: $(STAMP)

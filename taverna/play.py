@@ -157,6 +157,253 @@ DESCRIBE["muggins-dominoes"] = describe_dominoes
 NARRATE["muggins-dominoes"] = narrate_dominoes
 
 
+# -------------------------------------------------------------------- cards
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(card: str) -> str:
+    """``10H`` as ``10♥``."""
+    return card[:-1] + SUIT_SIGNS.get(card[-1], card[-1])
+
+
+def render_cards(view: View) -> Any:
+    me = view["seat"]
+    names = view.get("names") or [f"seat {s}" for s in range(view["seats"])]
+    body = Text()
+    for s in range(view["seats"]):
+        marker = "▶ " if view["turn"] == s else "  "
+        you = f" (seat {s})" if s == me else ""
+        dealer = "  [dealer]" if view["dealer"] == s else ""
+        body.append(
+            f"{marker}{names[s]}{you}: {view['scores'][s]} points, "
+            f"{view['hand_sizes'][s]} cards{dealer}\n"
+        )
+    body.append(f"\nTarget {view['target']} · stock {view['stock']} cards\n\n")
+    pile = " ".join(card_label(c) for c in view["pile"]) or "(empty)"
+    body.append(f"Pile: {pile}\n", style="bold")
+    body.append(f"Running total: {view['total']} / {view['limit']}\n", style="bold")
+    pending = view.get("pending")
+    if pending:
+        who = names[pending["seat"]]
+        body.append(
+            f"Unclaimed: {pending['points']} points of {who} — Muggins! is open\n", style="yellow"
+        )
+    if view.get("hand") is not None:
+        body.append("\nYour cards: ", style="bold")
+        body.append("  ".join(card_label(c) for c in view["hand"]) + "\n")
+    return Panel(body, title=f"Muggins cards — round {view['round'] + 1}", expand=False)
+
+
+def describe_cards(view: View, action: Action) -> str:
+    from .games.cards import VALUE, card_id
+
+    data = action.to_json()
+    kind = data["type"]
+    if kind == "go":
+        return "go (nothing fits: draw a card and pass)"
+    if kind == "claim":
+        return f"claim your {view['pending']['points']} points"
+    if kind == "muggins":
+        return f"Muggins! — take the {view['pending']['points']} unclaimed points"
+    total = view["total"] + VALUE[card_id(data["card"])]
+    note = ""
+    if total == view["limit"]:
+        note = f" → {total} for 2!"
+    elif total % 5 == 0:
+        note = f" → scores {total}!"
+    claim = ", and claim it" if data.get("claim") else (", without claiming" if note else "")
+    return f"play {card_label(data['card'])} (total {total}{note}{claim})"
+
+
+def narrate_cards(e: Event, me: int, names: list[str]) -> str | None:
+    who = names[e["seat"]] if "seat" in e else ""
+    kind = e["type"]
+    if kind == "deal":
+        return f"Round {e['round'] + 1}: {names[e['dealer']]} deals, {names[e['leader']]} leads."
+    if kind == "play":
+        text = f"{who} {verb(who, 'plays')} {card_label(e['card'])}: total {e['total']}"
+        if e.get("credit"):
+            text += f", scores {e['credit']}"
+        elif e.get("pending"):
+            text += f" ({e['pending']} points not claimed yet!)"
+        return text
+    if kind == "draw":
+        card = f" ({card_label(e['card'])})" if "card" in e else ""
+        return f"{who} {verb(who, 'draws')}{card}"
+    if kind == "go":
+        return f"{who}: go"
+    if kind == "claim":
+        return f"{who} {verb(who, 'claims')} {e['points']} points"
+    if kind == "muggins":
+        return f"Muggins! {who} {verb(who, 'takes')} {e['points']} points from {names[e['from']]}"
+    if kind == "lost":
+        return f"{who} never claimed {e['points']} points: lost"
+    if kind == "pile_closed":
+        why = {"limit": "the limit", "go": "a round of go", "last-card": "the round's last card"}
+        text = f"The pile closes on {why.get(e['reason'], e['reason'])}"
+        if e.get("last"):
+            text += f": 'last' {e['last']} to {names[e['seat']]}"
+        return text
+    if kind == "round_end":
+        return "End of the round. Scores: " + ", ".join(
+            f"{names[s]} {x}" for s, x in enumerate(e["scores"])
+        )
+    if kind == "game_end":
+        w = names[e["winner"]]
+        return f"{w} {verb(w, 'reaches')} the target and {verb(w, 'wins')}!"
+    return None
+
+
+RENDERERS["muggins-cards"] = render_cards
+DESCRIBE["muggins-cards"] = describe_cards
+NARRATE["muggins-cards"] = narrate_cards
+
+
+# ---------------------------------------------------------------------- mus
+
+MUS_SUITS = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
+MUS_RANKS = {"1": "as", "10": "sota", "11": "caballo", "12": "rey"}
+LANCES = {
+    "grande": "Grande",
+    "chica": "Chica",
+    "pares": "Pares",
+    "juego": "Juego",
+    "punto": "Punto",
+}
+
+
+def mus_card(card: str) -> str:
+    """``12o`` as ``rey de oros``."""
+    rank, suit = card[:-1], card[-1]
+    return f"{MUS_RANKS.get(rank, rank)} de {MUS_SUITS.get(suit, suit)}"
+
+
+def _stones(n: int) -> str:
+    """Stones as the table counts them: amarracos (5) and stones."""
+    amarracos, rest = divmod(n, 5)
+    return f"{n} ({amarracos} amarraco{'s' if amarracos != 1 else ''} + {rest})"
+
+
+def render_mus(view: View) -> Any:
+    me = view["seat"]
+    names = view.get("names") or [f"seat {s}" for s in range(4)]
+    body = Text()
+
+    def seat_line(s: int) -> str:
+        mano = " [mano]" if view["mano"] == s else ""
+        turn = "▶ " if view["turn"] == s else ""
+        pair = "us" if me is not None and s % 2 == me % 2 else "them"
+        return f"{turn}{names[s]}{mano} ({pair})"
+
+    across = (me + 2) % 4 if me is not None else 2
+    left, right = ((me + 1) % 4, (me + 3) % 4) if me is not None else (1, 3)
+    body.append(f"{'':18}{seat_line(across)}\n")
+    body.append(f"{seat_line(right):34}{seat_line(left)}\n")
+    body.append(f"{'':18}{seat_line(me if me is not None else 0)}\n\n")
+    for t in (0, 1):
+        who = "us" if me is not None and t == me % 2 else "them"
+        body.append(
+            f"Pair {t} ({who}): stones {_stones(view['stones'][t])}, "
+            f"games {view['games'][t]}, cows {view['cows'][t]}\n"
+        )
+    phase = view["phase"]
+    if view.get("lance"):
+        body.append(f"\nLance: {LANCES.get(view['lance'], view['lance'])}", style="bold")
+        if view.get("stake"):
+            body.append(f" · stake {view['stake']}{' (órdago!)' if view.get('ordago') else ''}")
+        body.append("\n")
+        for b in view.get("betting", []):
+            body.append(f"  {names[b['seat']]}: {_bet_words(b)}\n")
+    else:
+        body.append(f"\nPhase: {phase}\n")
+    announced = view.get("announced") or {}
+    for lance in ("pares", "juego"):
+        holders = announced.get(lance)
+        if holders is not None:
+            body.append(f"{LANCES[lance]}: {', '.join(names[h] for h in holders) or 'nobody'}\n")
+    if view.get("hand") is not None:
+        body.append("\nYour cards: ", style="bold")
+        body.append(", ".join(mus_card(c) for c in view["hand"]) + "\n")
+    title = f"Mus — game {view['game_no'] + 1}, hand {view['hand_no'] + 1}"
+    return Panel(body, title=title, expand=False)
+
+
+def _bet_words(b: dict[str, Any]) -> str:
+    kind = b["type"]
+    if kind == "bet":
+        return f"envido {b['amount']}"
+    if kind == "raise":
+        return f"envido {b['amount']} más"
+    return {
+        "pass": "paso",
+        "ordago": "¡órdago!",
+        "accept": "quiero",
+        "reject": "no quiero",
+    }.get(kind, kind)
+
+
+def describe_mus(view: View, action: Action) -> str:
+    data = action.to_json()
+    kind = data["type"]
+    if kind == "mus":
+        return "Mus (change cards)"
+    if kind == "no_mus":
+        return "No mus (play these cards)"
+    if kind == "discard":
+        return "discard " + ", ".join(mus_card(c) for c in data["cards"])
+    words = _bet_words(data)
+    return words[0].upper() + words[1:]
+
+
+def narrate_mus(e: Event, me: int, names: list[str]) -> str | None:
+    who = names[e["seat"]] if "seat" in e else ""
+    kind = e["type"]
+    if kind == "deal":
+        return f"New hand: {names[e['mano']]} is mano."
+    if kind in ("mus", "no_mus"):
+        return f"{who}: {'mus' if kind == 'mus' else 'no mus'}"
+    if kind == "discard":
+        drawn = e.get("drawn")
+        extra = f" (new: {', '.join(mus_card(c) for c in drawn)})" if drawn else ""
+        return f"{who} {verb(who, 'discards')} {e['count']}{extra}"
+    if kind == "reshuffle":
+        return "The discards are shuffled into a new deck."
+    if kind == "announce":
+        holders = ", ".join(names[h] for h in e["holders"]) or "nobody"
+        return f"{LANCES[e['lance']]}: {holders}"
+    if kind == "lance":
+        name = LANCES.get(e["lance"], e["lance"])
+        if e.get("skipped"):
+            return f"{name}: nobody holds, skipped"
+        if e.get("team") is not None and not e.get("speakers"):
+            return f"{name}: only pair {e['team']} holds, it wins without betting"
+        return f"— {name} —"
+    if kind in ("pass", "bet", "raise", "ordago", "accept", "reject"):
+        return f"{who}: {_bet_words(e)}"
+    if kind == "credit":
+        return f"Pair {e['team']} +{e['stones']} ({e['lance']}): {e['total'][0]}–{e['total'][1]}"
+    if kind == "hand_end":
+        if not e.get("hands"):
+            return "The hand ends."
+        lines = ["Showdown:"]
+        for s, cards in enumerate(e["hands"]):
+            lines.append(f"  {names[s]}: {', '.join(mus_card(c) for c in cards)}")
+        return "\n".join(lines)
+    if kind == "game_end":
+        return f"Pair {e['team']} wins the game ({e['reason']})."
+    if kind == "cow_end":
+        return f"Pair {e['team']} wins a cow."
+    if kind == "match_end":
+        return f"Pair {e['winner']} wins the match!"
+    return None
+
+
+RENDERERS["mus"] = render_mus
+DESCRIBE["mus"] = describe_mus
+NARRATE["mus"] = narrate_mus
+
+
 # ----------------------------------------------------------------- the loop
 
 
@@ -250,7 +497,15 @@ class TerminalGame:
         self.console.print(self.render(dict(state.view(self.human), names=self.names)))
         if state.over:
             result = state.result()
-            self.console.print(f"[bold]Game over.[/] Scores: {result['scores']}")
+            if state.team_count is not None:
+                winner = f"pair {state.winner}" + (
+                    " (yours)" if state.side_of(self.human) == state.winner else ""
+                )
+                extra = f" Games {result.get('games')}, cows {result.get('cows')}."
+            else:
+                winner = self.names[state.winner] if state.winner is not None else "nobody"
+                extra = f" Scores {result['scores']}."
+            self.console.print(f"[bold]Game over.[/] The winner: {winner}.{extra}")
         return 0
 
 

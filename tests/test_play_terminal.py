@@ -51,3 +51,27 @@ def test_verbs_agree_with_you() -> None:
     assert verb("You", "passes") == "pass"
     assert verb("You", "reaches") == "reach"
     assert verb("Seat 1", "plays") == "plays"
+
+
+def _scripted_game(game: str, settings: dict, seed: int) -> str:
+    cls = get_game(game)
+    seats = cls.max_seats if cls.team_count else 2
+    state = cls.new(seats, settings, seed=seed)
+    out = io.StringIO()
+    bots = {s: make_bot("greedy", cls, s, seed=s) for s in range(1, seats)}
+    game_ = TerminalGame(state, 0, bots, Console(file=out, width=100), lambda _: "1")
+    assert game_.run() == 0
+    assert state.over
+    return out.getvalue()
+
+
+def test_cards_in_the_terminal() -> None:
+    text = _scripted_game("cards", {"target": 31}, seed=3)
+    assert "Running total" in text and "Your cards" in text
+    assert "Game over" in text
+
+
+def test_mus_in_the_terminal() -> None:
+    text = _scripted_game("mus", {"games_per_cow": 1}, seed=4)
+    assert "mano" in text and "Game over" in text
+    assert "de oros" in text or "de copas" in text or "de espadas" in text or "de bastos" in text

@@ -348,3 +348,109 @@ def test_turn_timer_moves_for_a_silent_player(tmp_path: Any) -> None:
         run(go())
     finally:
         srv.stop()
+
+
+def test_a_person_plays_cards_against_a_bot_to_the_end(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("cards", settings={"target": 31}, bots={1: "greedy"}, muggins_wait=0)
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> Seat:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        await me.play("greedy")
+        await me.close()
+        return me
+
+    me = run(go())
+    record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+    check_messages_against_record(me, record, 0)
+
+
+def test_two_people_and_two_bots_play_mus(server: Server) -> None:
+    ana, bea = Person(server, "Ana"), Person(server, "Bea")
+    table = ana.create(
+        "mus", settings={"cows": 1, "games_per_cow": 1}, bots={1: "greedy", 3: "random"}
+    )
+    tid = table["id"]
+    ana.sit(tid, 0)
+    bea.sit(tid, 2)  # partners: seats 0 and 2
+    ana.start(tid)
+
+    async def go() -> tuple[Seat, Seat]:
+        a, b = Seat(server, tid, ana.cookie), Seat(server, tid, bea.cookie)
+        await a.connect()
+        await b.connect()
+        assert "hand" in a.view and "hand" in b.view
+        await asyncio.gather(a.play("greedy", seed=3), b.play("random", seed=4))
+        await a.close()
+        await b.close()
+        return a, b
+
+    a, b = run(go())
+    record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+    check_messages_against_record(a, record, 0)
+    check_messages_against_record(b, record, 2)
+    result = httpx.get(f"{server.http}/api/tables/{tid}").json()["table"]["result"]
+    assert result["over"] and result["winner"] in (0, 1) and "cows" in result
+
+
+def test_a_person_plays_an_expert_bot(server: Server) -> None:
+    """Expert bots think in a worker process; the game goes on to its end."""
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", settings={"target": 30}, bots={1: "expert"})
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> Seat:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        await me.play("random")
+        await me.close()
+        return me
+
+    me = run(go())
+    assert me.view is not None and me.view["over"]
+    moves_by_bot = [
+        e
+        for m in me.messages
+        if m["type"] == "update"
+        for e in m["events"]
+        if e.get("seat") == 1 and e["type"] in ("play", "draw", "pass")
+    ]
+    assert moves_by_bot
+
+
+def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
+    ana = Person(server, "Ana")
+    table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"}, turn_seconds=600)
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> None:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        r = ana.http.delete(f"/api/tables/{tid}/seats/0")
+        assert r.status_code == 200 and r.json()["table"]["seating"][0]["replaced"]
+        seat_msg = await me.expect("table")
+        assert seat_msg["table"]["seating"][0]["bot"] == "greedy"
+        await me.send({"type": "act", "action": {"type": "pass"}})
+        err = await me.expect("error")
+        assert err["code"] == "replaced"
+        # the stand-in bot plays on: updates keep coming without us
+        seq = me.seq
+        await me.expect("update")
+        assert me.seq > seq
+        await me.close()
+        # a casual table gives the seat back when its player returns
+        again = Seat(server, tid, ana.cookie)
+        welcome = await again.connect()
+        if not welcome["view"]["over"]:
+            assert welcome["table"]["seating"][0]["replaced"] is False
+        await again.close()
+
+    run(go())

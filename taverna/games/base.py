@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 Event = dict[str, Any]
@@ -56,6 +56,9 @@ class MalformedRecord(TavernaError):
 
 class SettingsError(TavernaError):
     """A table setting that the game does not know or does not allow."""
+
+
+_SETTINGS_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
 def event_for(event: Event, seat: int | None) -> Event:
@@ -144,6 +147,23 @@ class State(ABC):
     @abstractmethod
     def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate table settings and fill in the defaults; raises SettingsError."""
+
+    @classmethod
+    def settings_for(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """:meth:`check_settings`, remembered: a new game must not pay for validation.
+
+        Returns a fresh dict each time (callers may keep it as their own).
+        """
+        try:
+            key = (cls, seats, tuple(sorted((settings or {}).items())))
+            cached = _SETTINGS_CACHE.get(key)
+        except TypeError:  # an unhashable value: validate, and let it explain
+            return cls.check_settings(seats, settings)
+        if cached is None:
+            cached = cls.check_settings(seats, settings)
+            if len(_SETTINGS_CACHE) < 1024:
+                _SETTINGS_CACHE[key] = cached
+        return dict(cached)
 
     @classmethod
     def check_seats(cls, seats: object) -> int:
@@ -285,6 +305,84 @@ class State(ABC):
             "deals": [self.deal_json(d) for d in self.deals_used],
             "actions": [a.to_json() for a in self.actions_played],
         }
+
+
+class DealReader:
+    """Reads the items of one deal as data: each known, each once, the whole set.
+
+    Shared by every game's ``parse_deal``; the messages name the deal, the
+    place (``hand 1``, ``boneyard``) and the item as the game writes it.
+    """
+
+    def __init__(
+        self,
+        where: str,
+        noun: str,
+        whole: str,
+        size: int,
+        parse: Callable[[object], int],
+        show: Callable[[int], str],
+    ) -> None:
+        self.where = where
+        self.noun = noun
+        self.whole = whole
+        self.size = size
+        self.parse = parse
+        self.show = show
+        self.seen: dict[int, str] = {}
+
+    def items(self, raw: object, what: str, *, own_set: bool = False) -> tuple[int, ...]:
+        """The ids of a list of items; ``own_set`` checks repeats within this list only."""
+        if not isinstance(raw, list):
+            raise MalformedRecord(f"{self.where} must list the {what}")
+        seen: dict[int, str] = {} if own_set else self.seen
+        out = []
+        for text in raw:
+            try:
+                item = self.parse(text)
+            except ValueError as e:
+                raise MalformedRecord(f"{self.where}, {what}: {e}") from None
+            if item in seen:
+                raise MalformedRecord(
+                    f"{self.where}: {self.noun} {self.show(item)} appears twice "
+                    f"({seen[item]} and {what})"
+                )
+            seen[item] = what
+            out.append(item)
+        return tuple(out)
+
+    def hands(self, raw: object, seats: int, size: int, rule: str) -> tuple[tuple[int, ...], ...]:
+        """``seats`` hands of ``size`` items each; ``rule`` says why that size."""
+        if not isinstance(raw, list) or len(raw) != seats:
+            raise MalformedRecord(f"{self.where} must list {seats} hands")
+        out = []
+        for s, h in enumerate(raw):
+            if not isinstance(h, list) or len(h) != size:
+                raise MalformedRecord(f"{self.where}: hand {s} must hold {size} {self.noun}s{rule}")
+            out.append(self.items(h, f"hand {s}"))
+        return tuple(out)
+
+    def check_whole(self) -> None:
+        if len(self.seen) != self.size:
+            missing = [self.show(i) for i in range(self.size) if i not in self.seen]
+            raise MalformedRecord(
+                f"{self.where} is not a whole {self.whole}: missing {', '.join(missing)}"
+            )
+
+    def seat(
+        self, obj: dict[str, Any], key: str, seats: int, required_why: str | None
+    ) -> int | None:
+        """A seat field (opener, dealer, mano); required when ``required_why`` is set."""
+        value = obj.get(key)
+        if value is None:
+            if required_why is not None:
+                raise MalformedRecord(f"{self.where} must name the {key} ({required_why})")
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < seats:
+            raise MalformedRecord(
+                f"{self.where}: {key} must be a seat 0..{seats - 1}, not {value!r}"
+            )
+        return value
 
 
 def _all_slots(cls: type) -> list[str]:

@@ -86,6 +86,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 from .base import (
     JSON,
     Action,
+    DealReader,
     Event,
     IllegalAction,
     InvalidAction,
@@ -319,7 +320,7 @@ class Cards(State):
         log: bool = True,
     ) -> None:
         self.seats = self.check_seats(seats)
-        self.settings = self.check_settings(seats, settings)
+        self.settings = self.settings_for(seats, settings)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
         self.hs: int = self.settings["hand_size"]
@@ -479,48 +480,14 @@ class Cards(State):
         extra = set(obj) - {"hands", "stock", "dealer"}
         if extra:
             raise MalformedRecord(f"{where} has an unknown field {sorted(extra)[0]!r}")
-        hands_raw, stock_raw = obj.get("hands"), obj.get("stock")
-        if not isinstance(hands_raw, list) or len(hands_raw) != seats:
-            raise MalformedRecord(f"{where} must list {seats} hands")
-        if not isinstance(stock_raw, list):
-            raise MalformedRecord(f"{where} must list the stock")
         size = settings.get("hand_size", SETTINGS_DEFAULTS["hand_size"])
-        seen: dict[int, str] = {}
-
-        def cards(raw: list[Any], what: str) -> tuple[int, ...]:
-            out = []
-            for text in raw:
-                try:
-                    c = card_id(text)
-                except ValueError as e:
-                    raise MalformedRecord(f"{where}, {what}: {e}") from None
-                if c in seen:
-                    raise MalformedRecord(
-                        f"{where}: card {CARD_STR[c]} appears twice ({seen[c]} and {what})"
-                    )
-                seen[c] = what
-                out.append(c)
-            return tuple(out)
-
-        hands = []
-        for s, h in enumerate(hands_raw):
-            if not isinstance(h, list) or len(h) != size:
-                raise MalformedRecord(f"{where}: hand {s} must hold {size} cards (hand_size)")
-            hands.append(cards(h, f"hand {s}"))
-        stock = cards(stock_raw, "stock")
-        if len(seen) != N_CARDS:
-            missing = [CARD_STR[c] for c in range(N_CARDS) if c not in seen]
-            raise MalformedRecord(
-                f"{where} is not a whole 52-card deck: missing {', '.join(missing)}"
-            )
-        dealer = obj.get("dealer")
-        if dealer is not None and (
-            not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats
-        ):
-            raise MalformedRecord(f"{where}: dealer must be a seat 0..{seats - 1}, not {dealer!r}")
-        if index == 0 and dealer is None:
-            raise MalformedRecord("deal 0 must name the dealer (the first high-card draw)")
-        return CardDeal(tuple(hands), stock, dealer)
+        read = DealReader(where, "card", "52-card deck", N_CARDS, card_id, card_str)
+        hands = read.hands(obj.get("hands"), seats, size, " (hand_size)")
+        stock = read.items(obj.get("stock"), "stock")
+        read.check_whole()
+        first = "the first high-card draw" if index == 0 else None
+        dealer = read.seat(obj, "dealer", seats, first)
+        return CardDeal(hands, stock, dealer)
 
     @classmethod
     def deal_json(cls, deal: Any) -> JSON:

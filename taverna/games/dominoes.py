@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Self
 from .base import (
     JSON,
     Action,
+    DealReader,
     Event,
     IllegalAction,
     InvalidAction,
@@ -252,7 +253,7 @@ class Dominoes(State):
         log: bool = True,
     ) -> None:
         self.seats = self.check_seats(seats)
-        self.settings = self.check_settings(seats, settings)
+        self.settings = self.settings_for(seats, settings)
         self.target: int = self.settings["target"]
         self._pending = list(deals)
         self._pending.reverse()  # pop() takes the next one
@@ -388,50 +389,13 @@ class Dominoes(State):
         extra = set(obj) - {"hands", "boneyard", "opener"}
         if extra:
             raise MalformedRecord(f"{where} has an unknown field {sorted(extra)[0]!r}")
-        hands_raw, bone_raw = obj.get("hands"), obj.get("boneyard")
-        if not isinstance(hands_raw, list) or len(hands_raw) != seats:
-            raise MalformedRecord(f"{where} must list {seats} hands")
-        if not isinstance(bone_raw, list):
-            raise MalformedRecord(f"{where} must list the boneyard")
-        size = cls.hand_size(seats)
-        seen: dict[int, str] = {}
-
-        def tiles(raw: list[Any], what: str) -> tuple[int, ...]:
-            out = []
-            for text in raw:
-                try:
-                    t = tile_id(text)
-                except ValueError as e:
-                    raise MalformedRecord(f"{where}, {what}: {e}") from None
-                if t in seen:
-                    raise MalformedRecord(
-                        f"{where}: tile {tile_str(t)} appears twice ({seen[t]} and {what})"
-                    )
-                seen[t] = what
-                out.append(t)
-            return tuple(out)
-
-        hands = []
-        for s, h in enumerate(hands_raw):
-            if not isinstance(h, list) or len(h) != size:
-                raise MalformedRecord(
-                    f"{where}: hand {s} must hold {size} tiles with {seats} players"
-                )
-            hands.append(tiles(h, f"hand {s}"))
-        bone = tiles(bone_raw, "boneyard")
-        if len(seen) != N_TILES:
-            missing = [tile_str(t) for t in range(N_TILES) if t not in seen]
-            raise MalformedRecord(
-                f"{where} is not a whole double-six set: missing {', '.join(missing)}"
-            )
-        opener = obj.get("opener")
-        if opener is not None and (
-            not isinstance(opener, int) or isinstance(opener, bool) or not 0 <= opener < seats
-        ):
-            raise MalformedRecord(f"{where}: opener must be a seat 0..{seats - 1}, not {opener!r}")
-        if index == 0 and opener is None:
-            raise MalformedRecord("deal 0 must name the opener (the first hand's neutral draw)")
-        return DominoDeal(tuple(hands), bone, opener)
+        read = DealReader(where, "tile", "double-six set", N_TILES, tile_id, tile_str)
+        hands = read.hands(obj.get("hands"), seats, cls.hand_size(seats), f" with {seats} players")
+        bone = read.items(obj.get("boneyard"), "boneyard")
+        read.check_whole()
+        first = "the first hand's neutral draw" if index == 0 else None
+        opener = read.seat(obj, "opener", seats, first)
+        return DominoDeal(hands, bone, opener)
 
     @classmethod
     def deal_json(cls, deal: Any) -> JSON:

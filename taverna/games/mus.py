@@ -65,6 +65,7 @@ from typing import Any, ClassVar, NamedTuple, Self, TypeGuard
 from .base import (
     JSON,
     Action,
+    DealReader,
     Event,
     IllegalAction,
     InvalidAction,
@@ -80,6 +81,7 @@ from .mus_hands import (
     VALUES,
     HandValue,
     card_id,
+    card_str,
     juego_bonus,
 )
 
@@ -359,7 +361,7 @@ class Mus(State):
         log: bool = True,
     ) -> None:
         self.seats = seats
-        self.settings = self.check_settings(seats, settings)
+        self.settings = self.settings_for(seats, settings)
         self.cows_to_win: int = self.settings["cows"]
         self.games_per_cow: int = self.settings["games_per_cow"]
         self.real31: bool = self.settings["real_31"]
@@ -557,44 +559,11 @@ class Mus(State):
         extra = set(obj) - {"hands", "deck", "mano", "reshuffles"}
         if extra:
             raise MalformedRecord(f"{where} has an unknown field {sorted(extra)[0]!r}")
-        hands_raw, deck_raw = obj.get("hands"), obj.get("deck")
-        if not isinstance(hands_raw, list) or len(hands_raw) != SEATS:
-            raise MalformedRecord(f"{where} must list {SEATS} hands")
-        if not isinstance(deck_raw, list):
-            raise MalformedRecord(f"{where} must list the deck")
-        seen: dict[int, str] = {}
-
-        def cards(raw: list[Any], what: str, into: dict[int, str]) -> tuple[int, ...]:
-            out = []
-            for text in raw:
-                try:
-                    c = card_id(text)
-                except ValueError as e:
-                    raise MalformedRecord(f"{where}, {what}: {e}") from None
-                if c in into:
-                    raise MalformedRecord(
-                        f"{where}: card {CARD_STR[c]} appears twice ({into[c]} and {what})"
-                    )
-                into[c] = what
-                out.append(c)
-            return tuple(out)
-
-        hands = []
-        for s, h in enumerate(hands_raw):
-            if not isinstance(h, list) or len(h) != HAND_SIZE:
-                raise MalformedRecord(f"{where}: hand {s} must hold {HAND_SIZE} cards")
-            hands.append(cards(h, f"hand {s}", seen))
-        deck = cards(deck_raw, "deck", seen)
-        if len(seen) != N_CARDS:
-            missing = [CARD_STR[c] for c in range(N_CARDS) if c not in seen]
-            raise MalformedRecord(
-                f"{where} is not a whole 40-card deck: missing {', '.join(missing)}"
-            )
-        mano = obj.get("mano")
-        if mano is not None and (not _int(mano) or not 0 <= mano < SEATS):
-            raise MalformedRecord(f"{where}: mano must be a seat 0..{SEATS - 1}, not {mano!r}")
-        if index == 0 and mano is None:
-            raise MalformedRecord("deal 0 must name the mano (the first hand's draw)")
+        read = DealReader(where, "card", "40-card deck", N_CARDS, card_id, card_str)
+        hands = read.hands(obj.get("hands"), SEATS, HAND_SIZE, "")
+        deck = read.items(obj.get("deck"), "deck")
+        read.check_whole()
+        mano = read.seat(obj, "mano", SEATS, "the first hand's draw" if index == 0 else None)
         raw_shuffles = obj.get("reshuffles", [])
         if not isinstance(raw_shuffles, list):
             raise MalformedRecord(f"{where}: reshuffles must be a list of card lists")
@@ -602,8 +571,8 @@ class Mus(State):
         for i, r in enumerate(raw_shuffles):
             if not isinstance(r, list) or not r:
                 raise MalformedRecord(f"{where}: reshuffle {i} must be a non-empty list of cards")
-            reshuffles.append(cards(r, f"reshuffle {i}", {}))
-        return MusDeal(tuple(hands), deck, mano, tuple(reshuffles))
+            reshuffles.append(read.items(r, f"reshuffle {i}", own_set=True))
+        return MusDeal(hands, deck, mano, tuple(reshuffles))
 
     @classmethod
     def deal_json(cls, deal: Any) -> JSON:

@@ -60,10 +60,10 @@ NO_PARES, PAR, MEDIAS, DUPLES = 0, 1, 2, 3
 PARES_NAMES = ("none", "par", "medias", "duples")
 
 
-def card_id(text: str) -> int:
+def card_id(text: object) -> int:
     """The id of a card written rank + suit (``12o``); raises ValueError."""
     try:
-        return _CARD_ID[text]
+        return _CARD_ID[text]  # type: ignore[index]
     except (KeyError, TypeError):
         raise ValueError(
             f"{text!r} is not a Mus card (write rank 1-7, 10, 11 or 12, then a suit o c e b)"

@@ -23,8 +23,10 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import __version__
 from ..bots import LEVELS
-from ..games import GAMES, SettingsError, get_game
+from ..games import GAMES, SettingsError, event_json, get_game
+from ..games.record import parse_record
 from ..store.repo import Conflict, NotFound, Store, TableInfo
+from . import accounts
 from .config import Config
 from .rooms import DEFAULT_OPTIONS, Conn, RoomHub
 
@@ -46,8 +48,17 @@ class TableIn(BaseModel):
     settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings")
     turn_seconds: int = Field(default=30, ge=5, le=600)
     muggins_wait: float = Field(default=3, ge=0, le=30)
+    official: bool = Field(default=False, description="ranked, for a stake, registered humans")
+    stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
     public: bool = Field(default=True, description="listed in the lobby and open to spectators")
     bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
+    bot_forget: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="practice tables: the chance that this table's bots forget a claim or a "
+        "Muggins! call (default: each level's own)",
+    )
 
 
 class BotIn(BaseModel):
@@ -94,7 +105,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, config.database_url)
-        hub = RoomHub(store, config)
+        hub = accounts.ClubHub(store, config)
         app.state.store = store
         app.state.hub = hub
         resumed = await hub.resume_all()
@@ -116,6 +127,9 @@ def create_app(config: Config | None = None) -> FastAPI:
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    app.add_exception_handler(accounts.TooMany, accounts.too_many)
+    app.include_router(accounts.router)
 
     @app.exception_handler(Conflict)
     async def _conflict(request: Request, exc: Conflict) -> JSONResponse:
@@ -188,7 +202,10 @@ def create_app(config: Config | None = None) -> FastAPI:
             "turn_seconds": body.turn_seconds,
             "muggins_wait": body.muggins_wait,
             "public": body.public,
+            **accounts.official_options(body.official, body.stake, body.bots, player),
         }
+        if body.bot_forget is not None:
+            options["bot_forget"] = body.bot_forget
         store = store_of(request)
         table = await store.create_table(cls.game, seats, settings, options, player)
         for seat, level in sorted(body.bots.items()):
@@ -204,7 +221,11 @@ def create_app(config: Config | None = None) -> FastAPI:
     async def take_seat(
         table_id: str, seat: int, request: Request, player: Player
     ) -> dict[str, Any]:
+        await accounts.check_official_seat(request, table_id, player)
         table = await store_of(request).set_seat(table_id, seat, player=player)
+        await accounts.note_seated(
+            hub_of(request), config, table, player["id"], request.headers, request.client
+        )
         await _table_changed(request, table)
         return {"table": table.public()}
 
@@ -240,6 +261,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         _check_level(body.level)
         store = store_of(request)
         table = await store.table(table_id)
+        accounts.refuse_bots_at_official(table)
         if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
             raise HTTPException(403, "only the host or a seated player may add bots")
         table = await store.set_seat(table_id, seat, bot=body.level)
@@ -280,6 +302,18 @@ def create_app(config: Config | None = None) -> FastAPI:
             # a running game's record would show every hidden tile: never
             raise Conflict(f"game {table_id} is not finished")
         return {"record": record}
+
+    @app.get(
+        "/api/games/{table_id}/replay", tags=["history"], summary="A finished game, step by step"
+    )
+    async def game_replay(table_id: str, request: Request) -> dict[str, Any]:
+        store = store_of(request)
+        table = await store.table(table_id)
+        record = await store.finished_record(table_id)
+        if record is None:
+            raise Conflict(f"game {table_id} is not finished")
+        steps = await asyncio.to_thread(replay_steps, record)
+        return {"table": table.public(), "steps": steps}
 
     @app.get("/api/history", tags=["history"], summary="Finished games")
     async def history(request: Request, game: str | None = None) -> dict[str, Any]:
@@ -327,6 +361,10 @@ def create_app(config: Config | None = None) -> FastAPI:
             return
         # a private table is unlisted: whoever has its link may watch
         seat = room.seat_of(player["id"] if player else None)
+        if seat is not None and player is not None:
+            await accounts.note_seated(
+                hub, config, room.table, player["id"], websocket.headers, websocket.client
+            )
         await websocket.accept()
         conn = Conn(websocket, seat, player["id"] if player else None)
         pump = asyncio.create_task(conn.pump())
@@ -366,6 +404,8 @@ def create_app(config: Config | None = None) -> FastAPI:
                         conn.send(_error("not_joined", "say hello first", mid))
                     elif conn.seat is None:
                         conn.send(_error("spectator", "spectators cannot act", mid))
+                    elif room.bot_plays(conn.seat):
+                        conn.send(_error("replaced", "a bot plays this seat now", mid))
                     elif "action" not in msg:
                         conn.send(_error("bad_message", "an act message needs an 'action'", mid))
                     else:
@@ -421,6 +461,35 @@ def create_app(config: Config | None = None) -> FastAPI:
         return FileResponse(WEB / "index.html")
 
     return app
+
+
+def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished game's record replayed: for each step, the action, every event and
+    the table with all hands revealed (step 0 is the first deal).
+
+    The spectator's view plus each seat's ``hand`` (and, in Mus, its ``discarded``
+    cards): what a replay shows once the game is over and nothing is secret.
+    """
+    rec = parse_record(record)
+    state = rec.game.start(rec.seats, rec.settings, rec.deals)
+
+    def step(action: Any, events: list[Any]) -> dict[str, Any]:
+        view = state.view(None)
+        seat_views = [state.view(s) for s in range(rec.seats)]
+        view["hands"] = [v.get("hand", []) for v in seat_views]
+        if "discarded" in seat_views[0]:
+            view["discarded_by"] = [v["discarded"] for v in seat_views]
+        return {
+            "action": None if action is None else action.to_json(),
+            "events": [event_json(e) for e in events],
+            "view": view,
+        }
+
+    steps = [step(None, state.initial_events)]
+    for action in rec.actions:
+        steps.append(step(action, state.apply(action)))
+    # JSON keys of private parts are strings; a round trip makes the answer plain JSON
+    return json.loads(json.dumps(steps))
 
 
 async def _receive_text(websocket: WebSocket) -> str | None:

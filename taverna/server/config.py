@@ -23,3 +23,14 @@ class Config:
     stand_in_bot: str = field(default_factory=lambda: _env("STAND_IN_BOT", "greedy"))
     #: cookies only over HTTPS (set behind TLS)
     secure_cookies: bool = field(default_factory=lambda: _env("SECURE_COOKIES", "0") == "1")
+    #: the header a trusted reverse proxy sets to the client's address (e.g. X-Forwarded-For);
+    #: empty: the socket's peer address is the client's (never trust a header by default)
+    trusted_proxy_header: str = field(default_factory=lambda: _env("TRUSTED_PROXY_HEADER", ""))
+    #: failed logins allowed per username, as "count/seconds"
+    login_limit_name: str = field(default_factory=lambda: _env("LOGIN_LIMIT_NAME", "5/300"))
+    #: failed logins allowed per client address, as "count/seconds"
+    login_limit_address: str = field(default_factory=lambda: _env("LOGIN_LIMIT_ADDRESS", "20/300"))
+    #: registrations allowed per client address, as "count/seconds"
+    register_limit: str = field(default_factory=lambda: _env("REGISTER_LIMIT", "10/3600"))
+    #: days a login session lasts
+    session_days: float = field(default_factory=lambda: float(_env("SESSION_DAYS", "30")))

@@ -12,8 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+import os
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +26,7 @@ from ..bots import make_bot
 from ..bots.base import Bot
 from ..games import get_game
 from ..games.base import Event, IllegalAction, InvalidAction, State, event_for
-from ..store.repo import Store, TableInfo
+from ..store.repo import Conflict, Store, TableInfo
 from .config import Config
 
 log = logging.getLogger("taverna.rooms")
@@ -87,21 +90,29 @@ class Room:
 
     def _make_bots(self) -> None:
         self.bots = {}
+        # a practice table may make its bots forget claims and calls (Muggins cards)
+        forget = self.table.options.get("bot_forget")
+        extra = {} if forget is None else {"forget": float(forget)}
         for s in self.table.seats:
             if s.bot:
                 self.bots[s.seat] = make_bot(
-                    s.bot, self.cls, s.seat, seed=self.rng.randrange(1 << 30)
+                    s.bot, self.cls, s.seat, seed=self.rng.randrange(1 << 30), **extra
                 )
 
     async def start(self) -> None:
         """Deal the first hand: the table goes from open to playing."""
         async with self.lock:
+            if self.state is not None:
+                raise Conflict(f"table {self.table.id} has started already")
+            await self.hub.before_start(self.table)  # official tables: the stakes
             self.state = self.cls.new(
                 self.table.seat_count, self.table.settings, seed=self.table.seed
             )
             self._make_bots()
             self.table.status = "playing"
             await self.store.set_status(self.table.id, "playing")
+            for conn in self.conns:  # people who sat down after connecting
+                conn.seat = self.seat_of(conn.player_id)
             self._publish(self.state.initial_events)
         self.hub.lobby_changed()
         self._schedule()
@@ -139,29 +150,39 @@ class Room:
             return None
         for s in self.table.seats:
             if s.player_id == player_id:
+                if s.replaced and self.table.options.get("official"):
+                    return None  # who abandoned an official game watches it, if anything
                 return s.seat
         return None
 
+    def bot_plays(self, seat: int) -> bool:
+        """Whether a bot plays this seat now (a bot seat, or a human seat taken over)."""
+        return seat in self.bots
+
     async def join(self, conn: Conn, last_seq: int | None) -> None:
-        self.conns.add(conn)
+        """Welcome a connection; it hears every later update, and nothing before its welcome."""
         seat = conn.seat
-        if seat is not None and seat in self.away:
-            del self.away[seat]
-            seat_info = self.table.seats[seat]
-            if seat_info.replaced and not self.table.options.get("official"):
+        if seat is not None:
+            self.away.pop(seat, None)
+            info = self.table.seats[seat]
+            running = self.state is not None and not self.state.over
+            if info.replaced and running and not self.table.options.get("official"):
                 # a casual table gives the seat back to its player
                 await self.store.set_seat(
                     self.table.id,
                     seat,
-                    player={"id": seat_info.player_id, "name": seat_info.player_name},
+                    player={"id": info.player_id, "name": info.player_name},
                     only_if_empty=False,
                     statuses=("playing",),
                 )
-                seat_info.replaced = False
-                seat_info.bot = None
+                info.replaced = False
+                info.bot = None
                 self.bots.pop(seat, None)
                 self._broadcast_table()
+                self._schedule()
+        # no await from here on: the welcome and the membership are one step
         conn.send(self._welcome(conn, last_seq))
+        self.conns.add(conn)
 
     def leave(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -206,9 +227,15 @@ class Room:
         info.bot = level
         info.replaced = True
         self.bots[seat] = make_bot(level, self.cls, seat, seed=self.rng.randrange(1 << 30))
+        if self.table.options.get("official"):
+            # the seat is the bot's now: its player's open connections only watch
+            for c in self.conns:
+                if c.seat == seat:
+                    c.seat = None
+                    c.send(self._welcome(c, None))
         log.info("table %s: seat %d %s, %s bot plays it", self.table.id, seat, reason, level)
         self._broadcast_table()
-        self.hub.on_replaced(self.table, seat, reason)
+        await self.hub.on_replaced(self.table, seat, reason)
         self._schedule()
 
     # ------------------------------------------------------------ messages
@@ -312,10 +339,11 @@ class Room:
         record = self.state.record()
         self.table.status = "finished"
         self.table.result = result
+        # before the status is stored: a crash in between settles again (once) on resume
+        await self.hub.on_finished(self.table, result)
         await self.store.set_status(self.table.id, "finished", result=result, record=record)
         self._broadcast_table()
         self.hub.lobby_changed()
-        self.hub.on_finished(self.table, result)
 
     # --------------------------------------------------------------- timers
 
@@ -368,9 +396,14 @@ class Room:
                         left, lambda: asyncio.ensure_future(self._automatic())
                     )
                     return
-            action = bot.choose(self._view(seat))
+            seq = self.seq
+            action, bot_after = await self.hub.think(bot, self._view(seat))
+            if self.seq != seq or self.bots.get(seat) is not bot:
+                self._schedule()  # the table moved on while the bot thought
+                return
+            self.bots[seat] = bot_after
             if action is not None:
-                ok, why = await self.submit(seat, action.to_json(), source="bot")
+                ok, why = await self.submit(seat, action, source="bot")
                 if not ok:
                     log.error("table %s: bot of seat %d was refused: %s", self.table.id, seat, why)
                 return
@@ -386,12 +419,23 @@ class Room:
         self._schedule()
 
 
+#: bots cheap enough to decide on the event loop; others think in a worker process
+INLINE_BOTS = frozenset({"random", "greedy"})
+
+
+def _think(bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
+    """A bot's decision in a worker process; the bot comes back with its rng advanced."""
+    action = bot.choose(view)
+    return (None if action is None else action.to_json()), bot
+
+
 class RoomHub:
     """Every live room of this process, plus lobby watchers and counters."""
 
     def __init__(self, store: Store, config: Config) -> None:
         self.store = store
         self.config = config
+        self._pool: ProcessPoolExecutor | None = None
         self.rooms: dict[str, Room] = {}
         self.lobby: set[Conn] = set()
         self.moves = 0
@@ -418,6 +462,18 @@ class RoomHub:
                 await room.resume()
         return len(tables)
 
+    async def think(self, bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
+        """A bot's decision: inline when cheap, else in a worker process (searches take up
+        to a second of CPU, which must not stall every other table)."""
+        if bot.name in INLINE_BOTS:
+            return _think(bot, view)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=max(1, min(2, os.cpu_count() or 1)),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _think, bot, view)
+
     def connections(self) -> int:
         return len(self.lobby) + sum(len(r.conns) for r in self.rooms.values())
 
@@ -440,13 +496,18 @@ class RoomHub:
         for conn in list(self.lobby):
             conn.send(msg)
 
-    # hooks for accounts and rankings (issue 8)
-    def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
-        pass
+    # hooks for accounts and rankings (issue 8; see taverna.server.accounts.ClubHub)
+    async def before_start(self, table: TableInfo) -> None:
+        """Before the first deal; raise Conflict to refuse the start."""
 
-    def on_replaced(self, table: TableInfo, seat: int, reason: str) -> None:
-        pass
+    async def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
+        """The game is over; runs before the result is stored and may add to it."""
+
+    async def on_replaced(self, table: TableInfo, seat: int, reason: str) -> None:
+        """A bot took a human's seat for good (``reason``: left or disconnected)."""
 
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

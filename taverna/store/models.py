@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -18,14 +28,30 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A person: a guest (name only) or, later, a registered account."""
+    """A person: a guest (name only) or a registered account (username, password, chips)."""
 
     __tablename__ = "players"
+    __table_args__ = (CheckConstraint("chips >= 0", name="ck_players_chips"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # accounts only: the username as compared (NFKC, casefolded); ``name`` shows it as typed
+    username: Mapped[str | None] = mapped_column(String(40), unique=True, nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    chips: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class LoginSession(Base):
+    """A browser's session cookie (only its SHA-256 is stored): a guest's or a login's."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Table(Base):
@@ -76,3 +102,75 @@ class Action(Base):
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ChipEntry(Base):
+    """One movement of chips; ``balance`` is the player's chips right after it."""
+
+    __tablename__ = "chip_ledger"
+    __table_args__ = (
+        CheckConstraint("balance >= 0", name="ck_chip_ledger_balance"),
+        # a table moves a player's chips at most once per reason: settling twice is refused
+        UniqueConstraint("player_id", "table_id", "reason", name="uq_chip_ledger_once"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    delta: Mapped[int] = mapped_column(BigInteger)
+    balance: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(16))  # welcome, stake, win, refund
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingEntry(Base):
+    """One change of a player's ranking points in one game (won, lost, abandoned, voided)."""
+
+    __tablename__ = "rating_entries"
+    __table_args__ = (
+        UniqueConstraint("player_id", "table_id", "reason", name="uq_rating_entries_once"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    delta: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Rating(Base):
+    """A player's standing in one game's ranking: the sum of their rating entries."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    points: Mapped[int] = mapped_column(Integer, default=0, index=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    abandons: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Settlement(Base):
+    """An official table's end: chips and points moved once (or not at all, and why)."""
+
+    __tablename__ = "settlements"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    note: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeatAddress(Base):
+    """An address a player sat or connected from at an official table (the same-IP rule)."""
+
+    __tablename__ = "seat_addresses"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

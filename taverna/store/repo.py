@@ -17,13 +17,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from .db import make_engine, migrate
-from .models import Action, Player, Seat, Table, now
+from .models import Action, LoginSession, Player, Seat, Table, now
 
 T = TypeVar("T")
 
@@ -81,6 +82,9 @@ class TableInfo:
             "seats": self.seat_count,
             "settings": self.settings,
             "options": self.options,
+            # official tables seat registered humans only, for a stake, and count for the ranking
+            "official": bool(self.options.get("official")),
+            "stake": self.options.get("stake"),
             "status": self.status,
             "owner": self.owner_id,
             "seating": [s.public() for s in self.seats],
@@ -191,17 +195,29 @@ class Store:
         pid = new_id(16)
 
         def q(s: Session) -> None:
-            s.add(Player(id=pid, name=name, token_hash=hash_token(token)))
+            s.add(Player(id=pid, name=name, chips=0))
+            s.flush()
+            s.add(LoginSession(token_hash=hash_token(token), player_id=pid))
 
         await self.run(q)
-        return {"id": pid, "name": name}, token
+        return {"id": pid, "name": name, "registered": False}, token
 
     async def player_by_token(self, token: str) -> dict[str, Any] | None:
+        """The player of a session cookie: ``{"id", "name", "registered"}``, or None."""
         h = hash_token(token)
 
         def q(s: Session) -> dict[str, Any] | None:
-            p = s.execute(select(Player).where(Player.token_hash == h)).scalar_one_or_none()
-            return None if p is None else {"id": p.id, "name": p.name}
+            row = s.execute(
+                select(Player.id, Player.name, Player.username, LoginSession.expires_at)
+                .join(LoginSession, LoginSession.player_id == Player.id)
+                .where(LoginSession.token_hash == h)
+            ).one_or_none()
+            if row is None:
+                return None
+            expires = row.expires_at
+            if expires is not None and _aware(expires) <= now():
+                return None
+            return {"id": row.id, "name": row.name, "registered": row.username is not None}
 
         return await self.run(q)
 
@@ -330,6 +346,11 @@ class Store:
             s.execute(delete(Table).where(Table.id == table_id))
 
         await self.run(q)
+
+
+def _aware(t: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored in UTC): make them comparable."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:

@@ -1,0 +1,583 @@
+"""Accounts, chips, official tables and the ranking: the HTTP API and the room hooks.
+
+- ``POST /api/register``, ``/api/login``, ``/api/logout``; ``GET /api/me``,
+  ``/api/me/ledger`` (the owner only), ``/api/players/{name}`` (public profile
+  and history), ``/api/ranking/{game}``. See ``docs/accounts.md``.
+- :class:`ClubHub` is the room hub with the hooks that hold the stakes when an
+  official game starts, count an abandonment at once, and settle chips and
+  points when it ends (the rules are in :mod:`taverna.store.accounts`).
+
+Passwords are hashed with argon2id (``argon2-cffi``), in a worker thread so
+the event loop never waits for one. Failed logins are limited per username
+and per client address (in memory, per server process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+import unicodedata
+from collections import deque
+from pathlib import Path
+from typing import Annotated, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Cookie, Depends, HTTPException, Query, Request, Response
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, Field
+from starlette.datastructures import Headers
+
+from ..games import get_game
+from ..store.accounts import WELCOME_CHIPS, AccountStore, NameTaken
+from ..store.repo import Store, TableInfo
+from .config import Config
+from .rooms import RoomHub
+
+log = logging.getLogger("taverna.accounts")
+COOKIE = "taverna_session"
+
+USERNAME_RULE = (
+    "a username has 3 to 20 characters: letters, digits, '.', '-' or '_', "
+    "starting with a letter or a digit"
+)
+PASSWORD_RULE = (
+    "a password needs at least 10 characters (at most 128), must not contain the username, "
+    "and must not be a common password"
+)
+COMMON_PASSWORDS = frozenset(
+    [
+        "password",
+        "password1",
+        "password12",
+        "password123",
+        "password1234",
+        "passw0rd1234",
+        "qwertyuiop",
+        "qwertyuiop1",
+        "1234567890",
+        "0123456789",
+        "1234567890a",
+        "12345678910",
+        "0987654321",
+        "1q2w3e4r5t",
+        "1qaz2wsx3edc",
+        "iloveyou123",
+        "letmein123",
+        "welcome123",
+        "administrator",
+        "changeme123",
+        "trustno1234",
+        "football123",
+        "baseball123",
+        "dragon1234",
+        "monkey1234",
+        "sunshine123",
+        "princess123",
+        "abcdefghij",
+        "abcdefghijk",
+        "abc1234567",
+        "qwerty1234",
+        "qwerty12345",
+        "asdfghjkl1",
+        "zaq12wsxcv",
+        "taverna123",
+        "tavernataverna",
+        "muggins123",
+        "dominoes123",
+        "mus1234567",
+    ]
+)
+
+HASHER = PasswordHasher()  # argon2id, RFC 9106's second recommended parameters
+
+
+# ------------------------------------------------------------- the rules
+
+
+def username_key(name: str) -> str:
+    """How usernames compare: NFKC and casefolded ("Ana" and "ANA" are one name)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_username(name: str) -> str:
+    """The username as it will show (NFKC); raises ValueError with the rule."""
+    name = unicodedata.normalize("NFKC", name.strip())
+    ok = 3 <= len(name) <= 20 and name[0].isalnum() and all(c.isalnum() or c in "._-" for c in name)
+    if not ok:
+        raise ValueError(USERNAME_RULE)
+    return name
+
+
+def password_problem(username: str, password: str) -> str | None:
+    """Why a password is too weak (what is required, too), or None if it will do."""
+    if len(password) < 10:
+        return f"the password is too short ({len(password)} characters): {PASSWORD_RULE}"
+    if len(password) > 128:
+        return f"the password is too long ({len(password)} characters): {PASSWORD_RULE}"
+    folded = password.casefold()
+    if username_key(username) in folded:
+        return f"the password contains the username: {PASSWORD_RULE}"
+    if folded in COMMON_PASSWORDS or len(set(folded)) <= 2:
+        return f"the password is too easy to guess: {PASSWORD_RULE}"
+    return None
+
+
+# ---------------------------------------------------- client address, limits
+
+
+def client_address(config: Config, headers: Headers, peer: Any) -> str:
+    """The client's address: the socket's peer, or a trusted proxy's header when configured.
+
+    With ``TAVERNA_TRUSTED_PROXY_HEADER=X-Forwarded-For`` the right-most
+    address counts: the one our own proxy added (those left of it come from
+    the client and could say anything).
+    """
+    name = config.trusted_proxy_header
+    if name:
+        value = headers.get(name)
+        if value:
+            last = value.split(",")[-1].strip()
+            if last:
+                return last[:64]
+    host = getattr(peer, "host", None)
+    return str(host) if host else "unknown"
+
+
+class RateLimit:
+    """At most ``count`` hits per key within ``window`` seconds (a sliding window)."""
+
+    def __init__(self, spec: str) -> None:
+        count, _, seconds = spec.partition("/")
+        self.count = int(count)
+        self.window = float(seconds or 60)
+        self.hits: dict[str, deque[float]] = {}
+
+    def _fresh(self, key: str) -> deque[float] | None:
+        q = self.hits.get(key)
+        if q is None:
+            return None
+        cutoff = time.monotonic() - self.window
+        while q and q[0] <= cutoff:
+            q.popleft()
+        if not q:
+            del self.hits[key]
+            return None
+        return q
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may try again; 0 if it may now."""
+        if self.count <= 0:
+            return 0.0
+        q = self._fresh(key)
+        if q is None or len(q) < self.count:
+            return 0.0
+        return max(0.0, q[-self.count] + self.window - time.monotonic())
+
+    def hit(self, key: str) -> None:
+        if len(self.hits) > 10_000:  # forget idle keys rather than grow without bound
+            for k in list(self.hits):
+                self._fresh(k)
+        self.hits.setdefault(key, deque()).append(time.monotonic())
+
+    def reset(self, key: str) -> None:
+        self.hits.pop(key, None)
+
+
+class TooMany(Exception):
+    def __init__(self, what: str, seconds: float) -> None:
+        self.seconds = max(1, math.ceil(seconds))
+        super().__init__(f"too many {what}; try again in {self.seconds} s")
+
+
+# ------------------------------------------------------------------ the hub
+
+
+class ClubHub(RoomHub):
+    """The room hub with accounts: stakes at the start, abandonments, settlements."""
+
+    def __init__(self, store: Store, config: Config) -> None:
+        super().__init__(store, config)
+        self.accounts = AccountStore(store)
+        self.login_by_name = RateLimit(config.login_limit_name)
+        self.login_by_address = RateLimit(config.login_limit_address)
+        self.registrations = RateLimit(config.register_limit)
+        # argon2 takes 64 MiB and some CPU per hash: a few at a time, whatever the load
+        self.hashing = asyncio.Semaphore(2)
+
+    async def hash_password(self, password: str) -> str:
+        async with self.hashing:
+            return await asyncio.to_thread(HASHER.hash, password)
+
+    async def verify_password(self, stored: str, password: str) -> bool:
+        async with self.hashing:
+            return await asyncio.to_thread(_verify, stored, password)
+
+    async def before_start(self, table: TableInfo) -> None:
+        if table.options.get("official"):
+            await self.accounts.hold_stakes(table.id)
+
+    async def on_replaced(self, table: TableInfo, seat: int, reason: str) -> None:
+        player_id = table.seats[seat].player_id
+        if not table.options.get("official") or player_id is None:
+            return
+        try:
+            counted = await self.accounts.abandon(table.id, table.game, player_id)
+        except Exception:  # the settlement counts it then
+            log.exception("table %s: could not count the abandonment of seat %d", table.id, seat)
+            return
+        log.info("table %s: seat %d %s (abandonment counted: %s)", table.id, seat, reason, counted)
+
+    async def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
+        if not table.options.get("official"):
+            return
+        cls = get_game(table.game)
+        winner = result.get("winner")
+        winners = (
+            None
+            if winner is None
+            else {s.player_id for s in table.seats if s.player_id and cls.side_of(s.seat) == winner}
+        )
+        try:
+            done = await self.accounts.settle(table.id, table.game, winners)
+        except Exception:
+            log.exception("table %s: could not settle the official game", table.id)
+            return
+        result["settlement"] = {
+            "ranked": done["ranked"],
+            "note": done["note"],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "player": s.player_name,
+                    "points": done["points"].get(s.player_id, 0),
+                    "chips": done["chips"].get(s.player_id, 0),
+                }
+                for s in table.seats
+                if s.player_id
+            ],
+        }
+
+
+# ------------------------------------------------- hooks for the lobby routes
+
+
+def official_options(
+    official: bool, stake: int | None, bots: dict[int, str], player: dict[str, Any]
+) -> dict[str, Any]:
+    """The options an official table adds (none for a casual one); HTTPException if refused."""
+    if not official:
+        if stake is not None:
+            raise HTTPException(422, "a stake is only for official tables (official: true)")
+        return {}
+    if not player.get("registered"):
+        raise HTTPException(403, "only registered players may open an official table: log in")
+    if stake is None:
+        raise HTTPException(422, "an official table needs a stake (chips, at least 1)")
+    if bots:
+        raise HTTPException(422, "an official table seats registered humans only: no bots")
+    return {"official": True, "stake": stake}
+
+
+async def check_official_seat(request: Request, table_id: str, player: dict[str, Any]) -> None:
+    """Official tables seat registered players with at least the stake in chips."""
+    hub: ClubHub = request.app.state.hub
+    table = await hub.store.table(table_id)
+    if not table.options.get("official"):
+        return
+    if not player.get("registered"):
+        raise HTTPException(403, "an official table seats registered players only: log in")
+    stake = int(table.options.get("stake") or 0)
+    chips = await hub.accounts.chips(player["id"]) or 0
+    if chips < stake:
+        raise HTTPException(409, f"the stake is {stake} chips and you have {chips}")
+
+
+async def note_seated(
+    hub: RoomHub, config: Config, table: TableInfo, player_id: str, headers: Headers, peer: Any
+) -> None:
+    """Remember the address a player sits or connects from at an official table."""
+    if table.options.get("official") and isinstance(hub, ClubHub):
+        await hub.accounts.note_address(table.id, player_id, client_address(config, headers, peer))
+
+
+def refuse_bots_at_official(table: TableInfo) -> None:
+    if table.options.get("official"):
+        raise HTTPException(
+            409, "an official table seats registered humans only: a bot only stands in"
+        )
+
+
+# ------------------------------------------------------------------- the API
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=100, description="3–20 letters, digits, '.', '-', '_'")
+    password: str = Field(max_length=1024, description="at least 10 characters")
+
+
+def _hub(request: Request) -> ClubHub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+def _config(request: Request) -> Config:
+    return request.app.state.config  # type: ignore[no-any-return]
+
+
+async def _session_player(
+    request: Request, taverna_session: Annotated[str | None, Cookie()] = None
+) -> dict[str, Any] | None:
+    if not taverna_session:
+        return None
+    return await _hub(request).store.player_by_token(taverna_session)
+
+
+async def _signed_in(
+    player: Annotated[dict[str, Any] | None, Depends(_session_player)],
+) -> dict[str, Any]:
+    if player is None:
+        raise HTTPException(401, "log in first: POST /api/login")
+    return player
+
+
+SessionPlayer = Annotated[dict[str, Any] | None, Depends(_session_player)]
+SignedIn = Annotated[dict[str, Any], Depends(_signed_in)]
+
+
+def _set_cookie(response: Response, config: Config, token: str, days: float) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=config.secure_cookies,
+        max_age=int(days * 86400),
+    )
+
+
+def _dummy_hash() -> str:
+    global _DUMMY
+    if _DUMMY is None:
+        _DUMMY = HASHER.hash("not anybody's password")
+    return _DUMMY
+
+
+_DUMMY: str | None = None
+
+
+def _verify(stored: str, password: str) -> bool:
+    try:
+        return HASHER.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+router = APIRouter()
+
+
+@router.post(
+    "/api/register", tags=["accounts"], status_code=201, summary="Make an account (1,000 chips)"
+)
+async def register(
+    body: Credentials, request: Request, response: Response, player: SessionPlayer
+) -> dict[str, Any]:
+    """A guest who registers keeps their player (and their casual games)."""
+    hub, config = _hub(request), _config(request)
+    if player is not None and player.get("registered"):
+        raise HTTPException(409, f"you are logged in as {player['name']}: log out first")
+    try:
+        name = check_username(body.username)
+    except ValueError as e:
+        raise HTTPException(422, str(e)) from None
+    why = password_problem(name, body.password)
+    if why:
+        raise HTTPException(422, why)
+    address = client_address(config, request.headers, request.client)
+    wait = hub.registrations.retry_after(address)
+    if wait:
+        raise TooMany("registrations from your address", wait)
+    hub.registrations.hit(address)  # every attempt that costs a hash counts
+    password_hash = await hub.hash_password(body.password)
+    try:
+        me = await hub.accounts.register(
+            name, username_key(name), password_hash, player["id"] if player else None
+        )
+    except NameTaken:
+        raise HTTPException(409, f"the username {name!r} is taken: choose another") from None
+    old = request.cookies.get(COOKIE)
+    if old:
+        await hub.accounts.end_session(old)  # the guest's cookie: replaced by the login's
+    token = await hub.accounts.new_session(me["id"], config.session_days)
+    _set_cookie(response, config, token, config.session_days)
+    return {"player": me}
+
+
+@router.post("/api/login", tags=["accounts"], summary="Log in")
+async def login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    hub, config = _hub(request), _config(request)
+    key = username_key(body.username.strip())
+    address = client_address(config, request.headers, request.client)
+    wait = hub.login_by_name.retry_after(key)
+    if wait:
+        raise TooMany("failed logins for this username", wait)
+    wait = hub.login_by_address.retry_after(address)
+    if wait:
+        raise TooMany("failed logins from your address", wait)
+    found = await hub.accounts.credentials(key)
+    # an unknown name costs the same time as a wrong password: no telling which it was
+    stored = found[1] if found else _dummy_hash()
+    ok = await hub.verify_password(stored, body.password)
+    if not ok or found is None:
+        hub.login_by_name.hit(key)
+        hub.login_by_address.hit(address)
+        raise HTTPException(401, "wrong username or password")
+    player_id = found[0]
+    hub.login_by_name.reset(key)
+    if HASHER.check_needs_rehash(stored):
+        await hub.accounts.set_password_hash(player_id, await hub.hash_password(body.password))
+    old = request.cookies.get(COOKIE)
+    if old:
+        await hub.accounts.end_session(old)
+    token = await hub.accounts.new_session(player_id, config.session_days)
+    _set_cookie(response, config, token, config.session_days)
+    return {"player": await hub.accounts.me(player_id)}
+
+
+@router.post("/api/logout", tags=["accounts"], summary="Log out (ends this session)")
+async def logout(request: Request, response: Response) -> dict[str, Any]:
+    token = request.cookies.get(COOKIE)
+    if token:
+        await _hub(request).accounts.end_session(token)
+    response.delete_cookie(
+        COOKIE, httponly=True, samesite="lax", secure=_config(request).secure_cookies
+    )
+    return {"ok": True}
+
+
+@router.get("/api/me", tags=["accounts"], summary="Who am I: account, chips, standings")
+async def me(request: Request, player: SignedIn) -> dict[str, Any]:
+    if not player.get("registered"):
+        return {"player": {**player, "chips": None, "ratings": {}}}
+    return {"player": await _hub(request).accounts.me(player["id"])}
+
+
+async def _ledger(request: Request, player: dict[str, Any], limit: int) -> dict[str, Any]:
+    if not player.get("registered"):
+        raise HTTPException(403, f"guests have no chips: register to get {WELCOME_CHIPS:,}")
+    accounts = _hub(request).accounts
+    me = await accounts.me(player["id"])
+    return {"chips": me["chips"], "entries": await accounts.ledger(player["id"], limit)}
+
+
+@router.get("/api/me/ledger", tags=["accounts"], summary="My chip ledger, newest first")
+async def my_ledger(
+    request: Request, player: SignedIn, limit: Annotated[int, Query(ge=1, le=1000)] = 200
+) -> dict[str, Any]:
+    return await _ledger(request, player, limit)
+
+
+@router.get(
+    "/api/players/{name}/ledger", tags=["accounts"], summary="A chip ledger (its owner only)"
+)
+async def player_ledger(
+    name: str,
+    request: Request,
+    player: SignedIn,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+) -> dict[str, Any]:
+    if not player.get("registered") or username_key(player["name"]) != username_key(name):
+        raise HTTPException(403, "a chip ledger is private to its owner")
+    return await _ledger(request, player, limit)
+
+
+@router.get("/api/players/{name}", tags=["accounts"], summary="A player's profile and history")
+async def profile(
+    name: str,
+    request: Request,
+    viewer: SessionPlayer,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """Public: standings per game and finished games (private tables only for the player)."""
+    accounts = _hub(request).accounts
+    found = await accounts.player_by_username(username_key(name))
+    if found is None:
+        raise HTTPException(404, f"no registered player named {name!r}")
+    own = viewer is not None and viewer["id"] == found["id"]
+    history = []
+    for h in await accounts.history(found["id"], limit):
+        if not (h["public"] or own):
+            continue
+        result = h.pop("result") or {}
+        cls = get_game(h["game"])
+        winner = result.get("winner")
+        if h["abandoned"] and h["official"]:
+            outcome = "abandoned"
+        elif winner is None:
+            outcome = "draw"
+        else:
+            outcome = "won" if cls.side_of(h["seat"]) == winner else "lost"
+        history.append(
+            {
+                **h,
+                "outcome": outcome,
+                "players": result.get("names"),
+                "scores": result.get("scores"),
+                "settlement": result.get("settlement"),
+                "record": f"/api/games/{h['table']}/record",
+            }
+        )
+    return {
+        "player": {
+            "name": found["name"],
+            "registered_at": found["registered_at"],
+            "ratings": found["ratings"],
+        },
+        "history": history,
+    }
+
+
+@router.get("/api/ranking/{game}", tags=["accounts"], summary="The ranking (classifica) of a game")
+async def ranking(
+    game: str,
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    try:
+        cls = get_game(game)
+    except KeyError as e:
+        raise HTTPException(404, e.args[0]) from None
+    total, rows = await _hub(request).accounts.ranking(cls.game, limit, offset)
+    return {"game": cls.game, "total": total, "offset": offset, "ranking": rows}
+
+
+# ------------------------------------------------------------------ the pages
+
+CLUB = Path(__file__).parent.parent / "web" / "static" / "club"
+
+
+@router.get("/account", include_in_schema=False)
+async def account_page() -> FileResponse:
+    return FileResponse(CLUB / "account.html")
+
+
+@router.get("/ranking", include_in_schema=False)
+@router.get("/ranking/{game}", include_in_schema=False)
+async def ranking_page() -> FileResponse:
+    return FileResponse(CLUB / "ranking.html")
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def player_page() -> FileResponse:
+    return FileResponse(CLUB / "player.html")
+
+
+async def too_many(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, TooMany)
+    return JSONResponse(
+        {"detail": str(exc), "retry_after": exc.seconds},
+        status_code=429,
+        headers={"Retry-After": str(exc.seconds)},
+    )

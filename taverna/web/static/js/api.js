@@ -1,0 +1,98 @@
+// HTTP calls to the server (docs/protocol.md) and the guest session.
+
+import { t } from './i18n.js';
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let r;
+  try {
+    r = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, t('error.network'));
+  }
+  let data = null;
+  try {
+    data = await r.json();
+  } catch {
+    data = null;
+  }
+  if (!r.ok) {
+    let detail = data?.detail;
+    if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join('; ');
+    throw new ApiError(r.status, detail || `HTTP ${r.status}`);
+  }
+  return data;
+}
+
+export const session = { player: null };
+
+export async function loadSession() {
+  try {
+    session.player = (await api('GET', '/api/session')).player;
+  } catch {
+    session.player = null;
+  }
+  return session.player;
+}
+
+export async function startSession(name) {
+  session.player = (await api('POST', '/api/session', { name })).player;
+  window.dispatchEvent(new CustomEvent('taverna:session'));
+  return session.player;
+}
+
+/** The session, asking for a name first when there is none; null if the person cancels. */
+export async function ensureSession() {
+  if (session.player) return session.player;
+  const name = await askName();
+  if (!name) return null;
+  return startSession(name);
+}
+
+function askName() {
+  return new Promise((resolve) => {
+    const dialog = document.getElementById('name-dialog');
+    const form = dialog.querySelector('form');
+    const input = dialog.querySelector('input');
+    dialog.querySelector('h2').textContent = t('name.title');
+    dialog.querySelector('p').textContent = t('name.why');
+    dialog.querySelector('label span').textContent = t('name.label');
+    dialog.querySelector('[value=ok]').textContent = t('name.ok');
+    dialog.querySelector('[value=cancel]').textContent = t('cancel');
+    input.value = '';
+    const done = (value) => {
+      form.onsubmit = null;
+      dialog.onclose = null;
+      resolve(value);
+    };
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (e.submitter?.value === 'cancel') {
+        dialog.close();
+        done(null);
+        return;
+      }
+      if (!name) {
+        input.focus();
+        return;
+      }
+      dialog.close();
+      done(name);
+    };
+    dialog.onclose = () => done(null);
+    dialog.showModal();
+    input.focus();
+  });
+}

@@ -1,0 +1,354 @@
+// Muggins cards at the table (RULES.md §2): the pile with its running total and
+// the limit, the stock, go, a Claim button after your scoring play and a
+// Muggins! button for everyone else while a score is unclaimed (view.pending).
+
+import { t } from '../i18n.js';
+import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
+import { esc } from '../ui.js';
+
+const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
+const RANK_KEYS = { A: 'fr.ace', J: 'fr.jack', Q: 'fr.queen', K: 'fr.king' };
+
+function cardLabel(card) {
+  const { rank, suit } = parseFrench(card);
+  return t('fr.card', { rank: RANK_KEYS[rank] ? t(RANK_KEYS[rank]) : rank, suit: t(SUIT_KEYS[suit]) });
+}
+
+const mini = (card) => cardChip(card);
+
+function seatsFrom(c) {
+  const start = c.me ?? 0;
+  return Array.from({ length: c.seats }, (_, i) => (start + i) % c.seats);
+}
+
+function playOf(c, card) {
+  return c.legal.find((a) => a.type === 'play' && a.card === card && !a.claim);
+}
+
+function claimingPlayOf(c, card) {
+  return c.legal.find((a) => a.type === 'play' && a.card === card && a.claim);
+}
+
+let claimWithPlay = null;
+function claimPref() {
+  if (claimWithPlay === null) {
+    try {
+      claimWithPlay = localStorage.getItem('taverna.claimWithPlay') === '1';
+    } catch {
+      claimWithPlay = false;
+    }
+  }
+  return claimWithPlay;
+}
+
+function setClaimPref(on) {
+  claimWithPlay = on;
+  try {
+    localStorage.setItem('taverna.claimWithPlay', on ? '1' : '0');
+  } catch {
+    /* not remembered */
+  }
+}
+
+function credit(c, seat, points, why) {
+  c.notes.round ??= { n: 0, items: [] };
+  c.notes.round.items.push({ seat, points, why });
+}
+
+const cards = {
+  game: 'muggins-cards',
+
+  learn(e, c) {
+    const n = c.notes;
+    switch (e.type) {
+      case 'deal':
+        n.round = { n: e.round, items: [] };
+        n.last = null;
+        break;
+      case 'play':
+        n.last = { card: e.card, seat: e.seat };
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.play', { total: e.total }]);
+        break;
+      case 'claim':
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.claim', {}]);
+        break;
+      case 'muggins':
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.muggins', { from: e.from }]);
+        break;
+      case 'pile_closed':
+        if (e.credit) credit(c, e.seat, e.credit, ['cards.why.last', {}]);
+        break;
+      case 'lost':
+        credit(c, e.seat, 0, ['cards.why.lost', { n: e.points }]);
+        break;
+      case 'round_end':
+        n.lastRound = { ...(n.round || { items: [] }), n: e.round, scores: e.scores };
+        break;
+      default:
+    }
+  },
+
+  narrate(e, c) {
+    const who = `<b>${esc(c.name(e.seat))}</b>`;
+    switch (e.type) {
+      case 'deal':
+        return {
+          kind: 'deal',
+          cls: 'sep',
+          html: esc(t('cards.log.deal', { n: e.round + 1, dealer: c.name(e.dealer), leader: c.name(e.leader) })),
+        };
+      case 'play': {
+        let tail = '';
+        if (e.credit) tail = ` <span class="plus">+${e.credit}</span>`;
+        else if (e.pending) tail = ` <span class="pending">${esc(t('cards.log.unclaimed', { n: e.pending }))}</span>`;
+        return {
+          kind: 'play',
+          cls: e.credit ? 'scored' : '',
+          html: `${who} ${esc(t('cards.log.play'))} ${mini(e.card)} · ${esc(t('cards.log.total', { n: e.total }))}${tail}`,
+        };
+      }
+      case 'draw':
+        return e.card
+          ? { kind: 'draw', cls: 'minor', html: `${who} ${esc(t('cards.log.draw'))} ${mini(e.card)}` }
+          : null;
+      case 'go':
+        return { kind: 'go', html: `${who} ${esc(t('cards.log.go'))}` };
+      case 'claim':
+        return {
+          kind: 'claim',
+          cls: 'scored',
+          html: `${who} ${esc(t('cards.log.claim', { n: e.points }))} <span class="plus">+${e.credit}</span>`,
+        };
+      case 'muggins':
+        return {
+          kind: 'muggins',
+          cls: 'scored big',
+          html: `<b>${esc(t('cards.muggins'))}</b> ${esc(
+            t('cards.log.muggins', { name: c.name(e.seat), from: c.name(e.from), n: e.points }),
+          )} <span class="plus">+${e.credit}</span>`,
+        };
+      case 'lost':
+        return { kind: 'lost', html: esc(t('cards.log.lost', { name: c.name(e.seat), n: e.points })) };
+      case 'pile_closed': {
+        let text;
+        if (e.reason === 'limit') text = t('cards.log.closed_limit', { total: e.total, name: c.name(e.seat) });
+        else if (e.reason === 'go') text = t('cards.log.closed_go', { name: c.name(e.seat), n: e.last });
+        else text = t('cards.log.closed_last', { name: c.name(e.seat), n: e.last });
+        const tail = e.credit ? ` <span class="plus">+${e.credit}</span>` : '';
+        return { kind: 'pile_closed', cls: e.credit ? 'scored' : '', html: esc(text) + tail };
+      }
+      case 'round_end':
+        return { kind: 'round_end', cls: 'big', html: esc(t('cards.log.round_end', { n: e.round + 1 })) };
+      case 'game_end':
+        return {
+          kind: 'game_end',
+          cls: 'big win',
+          html: esc(t('log.wins', { name: c.name(e.winner), score: e.scores[e.winner] })),
+        };
+      default:
+        return null;
+    }
+  },
+
+  board(c) {
+    const v = c.view;
+    const others = seatsFrom(c).filter((s) => s !== c.me);
+    const plates = others
+      .map((s) => {
+        const n = v.hand_sizes[s];
+        const shown = c.hands?.[s];
+        const fan = shown
+          ? shown.map((x) => `<span class="card-small">${frenchCard(x)}</span>`).join('')
+          : Array.from({ length: n }, () => `<span class="card-small">${cardBack()}</span>`).join('');
+        const tags = [
+          v.dealer === s ? `<span class="tag dealer" title="${esc(t('cards.dealer'))}">${esc(t('cards.dealer_short'))}</span>` : '',
+          v.gone.includes(s) ? `<span class="tag go">${esc(t('cards.go'))}</span>` : '',
+          v.pending?.seat === s ? `<span class="tag pending">${esc(t('cards.unclaimed_short', { n: v.pending.points }))}</span>` : '',
+        ].join('');
+        return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+          <div class="plate-name">${esc(c.label(s))} ${tags}</div>
+          <div class="plate-cards fan" aria-label="${esc(t('cards.cards_n', { n }))}">${fan}</div>
+          <div class="plate-score">${esc(t('cards.points_n', { n: v.scores[s] }))}</div>
+        </div>`;
+      })
+      .join('');
+    const last = c.notes.last;
+    const pile = v.pile
+      .map(
+        (card, i) =>
+          `<span class="pile-card${last && last.card === card && i === v.pile.length - 1 ? ' last' : ''}" style="--i:${i}" role="listitem" aria-label="${esc(
+            cardLabel(card),
+          )}">${frenchCard(card)}</span>`,
+      )
+      .join('');
+    const pct = Math.min(100, (100 * v.total) / v.limit);
+    const fives = v.total > 0 && v.total % 5 === 0;
+    return `<div class="plates">${plates}</div>
+      <div class="cards-center">
+        <div class="stock" aria-label="${esc(t('cards.stock_n', { n: v.stock }))}">
+          <span class="stock-card">${v.stock ? cardBack() : ''}</span>
+          <span>${esc(t('cards.stock'))} <b>${v.stock}</b></span>
+        </div>
+        <div class="pile-wrap">
+          <div class="pile" role="list" aria-label="${esc(t('cards.pile'))}">${
+            pile || `<span class="pile-empty">${esc(t('cards.new_pile'))}</span>`
+          }</div>
+        </div>
+        <div class="total-box${fives ? ' fives' : ''}${v.total === v.limit ? ' limit' : ''}" aria-label="${esc(
+          t('cards.total_of', { n: v.total, limit: v.limit }),
+        )}">
+          <span class="total-label">${esc(t('cards.total'))}</span>
+          <span class="total-num">${v.total}</span>
+          <span class="total-limit">/ ${v.limit}</span>
+          <span class="total-bar" aria-hidden="true"><span style="width:${pct}%"></span></span>
+        </div>
+      </div>
+      ${
+        v.pending
+          ? `<div class="pending-box" role="alert">${esc(
+              t('cards.pending', { name: c.name(v.pending.seat), n: v.pending.points }),
+            )}</div>`
+          : ''
+      }`;
+  },
+
+  controls(c) {
+    const v = c.view;
+    if (c.me === null) return c.hands ? '' : `<p class="muted center">${esc(t('table.spectating'))}</p>`;
+    const hand = c.hands?.[c.me] ?? v.hand ?? [];
+    const myTurn = v.turn === c.me && c.interactive;
+    const cardsHtml = hand
+      .map((card) => {
+        const ok = myTurn && !!playOf(c, card);
+        return `<button class="hand-card${ok ? ' playable' : ''}" data-card="${card}" data-key="card-${card}"
+          ${ok ? '' : 'disabled'} aria-label="${esc(cardLabel(card))}${ok ? '' : `, ${esc(t('cards.cannot_play'))}`}">${frenchCard(
+            card,
+          )}</button>`;
+      })
+      .join('');
+    const has = (type) => c.legal.some((a) => a.type === type);
+    const buttons = [];
+    if (has('claim')) {
+      buttons.push(`<button class="btn action claim pulse" data-act="claim" data-key="act-claim">${esc(
+        t('cards.claim_n', { n: v.pending?.points ?? '' }),
+      )} <kbd>C</kbd></button>`);
+    }
+    if (has('muggins')) {
+      buttons.push(`<button class="btn action muggins pulse" data-act="muggins" data-key="act-muggins">${esc(
+        t('cards.muggins'),
+      )} <kbd>M</kbd></button>`);
+    }
+    if (has('go')) {
+      buttons.push(`<button class="btn action" data-act="go" data-key="act-go">${esc(t('cards.go'))} <kbd>G</kbd></button>`);
+    }
+    const muggins = v.settings.muggins;
+    let hint = '';
+    if (myTurn && has('go')) hint = t('cards.hint_go', { limit: v.limit });
+    else if (myTurn) hint = t('cards.hint_play', { limit: v.limit });
+    return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
+        <span class="plate-name">${esc(c.label(c.me))}${v.dealer === c.me ? ` <span class="tag dealer">${esc(t('cards.dealer_short'))}</span>` : ''}</span>
+        <span class="plate-score">${esc(t('cards.points_n', { n: v.scores[c.me] }))}</span>
+      </div>
+      <div class="hand cards-hand" role="group" aria-label="${esc(t('cards.your_cards'))}">${cardsHtml}</div>
+      <div class="actions">${buttons.join('')}</div>
+      ${
+        muggins && !c.hands
+          ? `<label class="check inline"><input type="checkbox" data-claim-pref${claimPref() ? ' checked' : ''}><span>${esc(
+              t('cards.claim_with_play'),
+            )}</span></label>`
+          : ''
+      }
+      <p class="hint" aria-live="polite">${esc(hint)}</p>`;
+  },
+
+  bind(root, c) {
+    root.querySelectorAll('.hand-card.playable').forEach((b) => {
+      b.onclick = () => {
+        const card = b.dataset.card;
+        const play = (claimPref() && claimingPlayOf(c, card)) || playOf(c, card);
+        if (!play) return;
+        c.act(play); // the legal move as the server listed it
+      };
+    });
+    root.querySelectorAll('[data-act]').forEach((b) => (b.onclick = () => c.act({ type: b.dataset.act })));
+    const pref = root.querySelector('[data-claim-pref]');
+    if (pref) pref.onchange = () => setClaimPref(pref.checked);
+  },
+
+  key(k, c) {
+    const type = { g: 'go', c: 'claim', m: 'muggins' }[k];
+    if (type && c.legal.some((a) => a.type === type)) {
+      c.act({ type });
+      return true;
+    }
+    return false;
+  },
+
+  scores(c) {
+    const v = c.view;
+    return `<ul class="score-list">${[...Array(c.seats).keys()]
+      .map((s) => {
+        const pct = Math.max(0, Math.min(100, (100 * v.scores[s]) / v.target));
+        return `<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
+          <div class="score-row"><span class="score-name">${esc(c.label(s))}</span><span class="score-num">${v.scores[s]}</span></div>
+          <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div></li>`;
+      })
+      .join('')}</ul>
+      <p class="muted small">${esc(t('set.target_n', { n: v.target }))} · ${esc(t('cards.round_n', { n: v.round + 1 }))}</p>
+      ${roundList(c, c.notes.round, t('cards.this_round'))}`;
+  },
+
+  summaryKey(c) {
+    const r = c.notes.lastRound;
+    return r ? `round-${r.n}` : null;
+  },
+
+  summary(c) {
+    const r = c.notes.lastRound;
+    if (!r) return '';
+    const totals = Array(c.seats).fill(0);
+    for (const it of r.items) totals[it.seat] += it.points;
+    return `<h3>${esc(t('cards.summary_title', { n: r.n + 1 }))}</h3>
+      <table class="summary-table"><thead><tr><th scope="col">${esc(t('summary.player'))}</th><th scope="col">${esc(
+        t('cards.this_round_points'),
+      )}</th><th scope="col">${esc(t('summary.score'))}</th></tr></thead>
+      <tbody>${totals
+        .map((p, s) => `<tr><th scope="row">${esc(c.name(s))}</th><td>+${p}</td><td><b>${r.scores?.[s] ?? ''}</b></td></tr>`)
+        .join('')}</tbody></table>
+      ${roundList(c, r, t('cards.how'))}`;
+  },
+
+  winnerText(c) {
+    const w = c.view.winner;
+    if (w === null || w === undefined) return t('table.game_over');
+    return w === c.me ? t('result.you_win') : t('result.wins', { name: c.name(w) });
+  },
+
+  finalScores(c) {
+    const v = c.view;
+    const order = [...Array(c.seats).keys()].sort((a, b) => v.scores[b] - v.scores[a]);
+    return `<ol class="final">${order
+      .map((s) => `<li${s === v.winner ? ' class="winner"' : ''}><span>${esc(c.name(s))}</span><b>${v.scores[s]}</b></li>`)
+      .join('')}</ol>`;
+  },
+};
+
+/** How a credit came about, told in the language of the moment. */
+function why(c, [key, params]) {
+  return t(key, 'from' in params ? { ...params, name: c.name(params.from) } : params);
+}
+
+function roundList(c, round, title) {
+  if (!round || !round.items.length) return '';
+  return `<details class="credits" open><summary>${esc(title)}</summary><ol>${round.items
+    .slice(-40)
+    .map(
+      (it) =>
+        `<li><b>${esc(c.name(it.seat))}</b> ${it.points ? `<span class="plus">+${it.points}</span>` : ''} <span class="muted">${esc(
+          why(c, it.why),
+        )}</span></li>`,
+    )
+    .join('')}</ol></details>`;
+}
+
+export default cards;

@@ -1,0 +1,342 @@
+// Muggins dominoes at the table (RULES.md §1): the line with doubles crosswise,
+// wrapping to fit; your tiles placed by click or drag on the end you mean;
+// boneyard, the count of the ends, and the paper score sheet.
+
+import { t } from '../i18n.js';
+import { domino, dominoBack, scoreSheet } from '../svg.js';
+import { esc } from '../ui.js';
+
+/** "4-6" and "6-4" are the same tile. */
+const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
+const isDouble = (tile) => tile.split('-')[0] === tile.split('-')[1];
+
+function placements(c, tile) {
+  return c.legal.filter((a) => a.type === 'play' && same(a.tile, tile));
+}
+
+function tileLabel(tile) {
+  const [a, b] = tile.split('-');
+  return t('dom.tile', { a, b });
+}
+
+function mini(tile) {
+  return `<span class="mini-tile">${domino(tile)}</span>`;
+}
+
+function seatsInOrder(c) {
+  const n = c.seats;
+  const start = c.me ?? 0;
+  return Array.from({ length: n }, (_, i) => (start + i) % n);
+}
+
+const dominoes = {
+  game: 'muggins-dominoes',
+
+  learn(e, c) {
+    if (e.type === 'play') c.notes.last = { tile: e.tile, seat: e.seat };
+    if (e.type === 'deal') c.notes.last = null;
+  },
+
+  narrate(e, c) {
+    const who = `<b>${esc(c.name(e.seat))}</b>`;
+    switch (e.type) {
+      case 'deal':
+        return {
+          kind: 'deal',
+          cls: 'sep',
+          html: esc(t('dom.log.deal', { n: e.hand + 1, name: c.name(e.opener) })),
+        };
+      case 'play': {
+        const where = e.end ? t(e.end === 'left' ? 'dom.on_left' : 'dom.on_right') : '';
+        const credit = e.credit ? ` <span class="plus">+${e.credit}</span>` : '';
+        return {
+          kind: 'play',
+          cls: e.credit ? 'scored' : '',
+          html: `${who} ${esc(t('dom.log.play'))} ${mini(e.tile)} ${esc(where)} · ${esc(t('dom.log.count', { n: e.count }))}${credit}`,
+        };
+      }
+      case 'draw':
+        return {
+          kind: 'draw',
+          html: `${who} ${esc(t('dom.log.draw'))}${e.tile ? ` ${mini(e.tile)}` : ''} · ${esc(
+            t('dom.log.boneyard', { n: e.boneyard }),
+          )}`,
+        };
+      case 'pass':
+        return { kind: 'pass', html: `${who} ${esc(t('dom.log.pass'))}` };
+      case 'hand_end': {
+        const head =
+          e.reason === 'domino' ? t('dom.log.domino', { name: c.name(e.winner) }) : t('dom.log.blocked');
+        const minus = e.subtract
+          .map((x, s) => (x ? `${esc(c.name(s))} −${x}` : null))
+          .filter(Boolean)
+          .join(', ');
+        return { kind: 'hand_end', cls: 'big', html: `${esc(head)}${minus ? ` · ${minus}` : ''}` };
+      }
+      case 'game_end':
+        return {
+          kind: 'game_end',
+          cls: 'big win',
+          html: esc(t('log.wins', { name: c.name(e.winner), score: e.scores[e.winner] })),
+        };
+      default:
+        return null;
+    }
+  },
+
+  board(c) {
+    const v = c.view;
+    const ui = c.ui;
+    const others = seatsInOrder(c).filter((s) => s !== c.me);
+    const plates = others
+      .map((s) => {
+        const n = v.hand_sizes[s];
+        const shown = c.hands?.[s];
+        const tiles = shown
+          ? shown.map((x) => `<span class="tile-small">${domino(x, { vertical: true })}</span>`).join('')
+          : Array.from({ length: n }, () => `<span class="tile-small">${dominoBack()}</span>`).join('');
+        return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+          <div class="plate-name">${esc(c.label(s))}${v.opener === s ? ` <span class="tag">${esc(t('dom.opener'))}</span>` : ''}</div>
+          <div class="plate-tiles" aria-label="${esc(t('dom.tiles_n', { n }))}">${tiles}</div>
+          <div class="plate-score">${esc(t('dom.points_n', { n: v.scores[s] }))}</div>
+        </div>`;
+      })
+      .join('');
+    const fit = ui.selected ? placements(c, ui.selected).map((a) => a.end ?? 'first') : [];
+    const line = v.line;
+    const ends = v.ends;
+    const endButton = (end) => {
+      const value = ends ? ends[end === 'left' ? 0 : 1] : null;
+      const on = fit.includes(end);
+      const dbl = v.doubles_at_ends?.[end === 'left' ? 0 : 1];
+      return `<button class="end-target${on ? ' fits' : ''}" data-end="${end}" data-key="end-${end}"
+        ${on ? '' : 'disabled'} aria-label="${esc(t(end === 'left' ? 'dom.left_end' : 'dom.right_end', { n: dbl ? value * 2 : value }))}">
+        <span class="end-arrow" aria-hidden="true">${end === 'left' ? '◀' : '▶'}</span>
+        <span class="end-value">${value ?? ''}</span></button>`;
+    };
+    let lineHtml;
+    if (!line.length) {
+      const on = fit.includes('first');
+      lineHtml = `<button class="end-target first${on ? ' fits' : ''}" data-end="first" data-key="end-first" ${
+        on ? '' : 'disabled'
+      }>${esc(t('dom.play_first'))}</button>`;
+    } else {
+      const last = c.notes.last;
+      lineHtml =
+        endButton('left') +
+        line
+          .map((tile, i) => {
+            const edge = i === 0 ? 'left' : i === line.length - 1 ? 'right' : '';
+            const isLast = last && same(last.tile, tile) ? ' last' : '';
+            return `<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem"
+              ${edge ? `data-edge="${edge}"` : ''} aria-label="${esc(tileLabel(tile))}">${domino(tile, {
+                vertical: isDouble(tile),
+              })}</span>`;
+          })
+          .join('') +
+        endButton('right');
+    }
+    const count = v.count;
+    const scoring = count > 0 && count % 5 === 0;
+    return `<div class="plates">${plates}</div>
+      <div class="line-info">
+        <span class="boneyard" aria-label="${esc(t('dom.boneyard_n', { n: v.boneyard }))}">
+          <span class="bone-stack" aria-hidden="true">${dominoBack({ vertical: false })}</span>
+          <span>${esc(t('dom.boneyard'))} <b>${v.boneyard}</b></span></span>
+        <span class="count${scoring ? ' scoring' : ''}">${esc(t('dom.count'))}
+          ${
+            ends && line.length > 1
+              ? `<b>${esc(
+                  [0, 1].map((i) => (v.doubles_at_ends[i] ? ends[i] * 2 : ends[i])).join(' + '),
+                )} = ${count}</b>`
+              : ends
+                ? `<b>${count}</b>`
+                : '<b>—</b>'
+          }</span>
+        <span class="muted">${esc(t('dom.hand_n', { n: v.hand_no + 1 }))} · ${esc(t('set.target_n', { n: v.target }))}</span>
+      </div>
+      <div class="line" role="list" aria-label="${esc(t('dom.line'))}">${lineHtml}</div>`;
+  },
+
+  controls(c) {
+    const v = c.view;
+    if (c.me === null) {
+      return c.hands ? '' : `<p class="muted center">${esc(t('table.spectating'))}</p>`;
+    }
+    const hand = c.hands?.[c.me] ?? v.hand ?? [];
+    const mine = v.turn === c.me && c.interactive;
+    const tiles = hand
+      .map((tile) => {
+        const fits = mine ? placements(c, tile).map((a) => a.end ?? 'first') : [];
+        const ok = fits.length > 0;
+        const sel = c.ui.selected && same(c.ui.selected, tile);
+        const drawn = v.drawn && same(v.drawn, tile);
+        return `<button class="hand-tile${ok ? ' playable' : ''}${sel ? ' selected' : ''}${drawn ? ' drawn' : ''}"
+          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? 'draggable="true"' : 'disabled'}
+          aria-pressed="${sel ? 'true' : 'false'}"
+          aria-label="${esc(tileLabel(tile))}${ok ? '' : `, ${esc(t('dom.cannot_play'))}`}">${domino(tile, {
+            vertical: true,
+          })}</button>`;
+      })
+      .join('');
+    const legal = (type) => c.legal.some((a) => a.type === type);
+    const buttons = [];
+    if (legal('draw'))
+      buttons.push(`<button class="btn action" data-act="draw" data-key="act-draw">${esc(t('dom.draw'))} <kbd>D</kbd></button>`);
+    if (legal('pass'))
+      buttons.push(`<button class="btn action" data-act="pass" data-key="act-pass">${esc(t('dom.pass'))} <kbd>P</kbd></button>`);
+    let hint = '';
+    if (mine && c.ui.selected) hint = t('dom.hint_end');
+    else if (mine && v.drawn) hint = t('dom.hint_drawn');
+    else if (mine && legal('play')) hint = t('dom.hint_play');
+    else if (mine && legal('draw')) hint = t('dom.hint_draw');
+    return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
+        <span class="plate-name">${esc(c.label(c.me))}</span>
+        <span class="plate-score">${esc(t('dom.points_n', { n: v.scores[c.me] }))}</span>
+      </div>
+      <div class="hand" role="group" aria-label="${esc(t('dom.your_tiles'))}">${tiles}</div>
+      <div class="actions">${buttons.join('')}</div>
+      <p class="hint" aria-live="polite">${esc(hint)}</p>`;
+  },
+
+  bind(root, c) {
+    const place = (tile, end) => {
+      const options = placements(c, tile);
+      const choice = options.find((a) => (a.end ?? 'first') === end) || (options.length === 1 ? options[0] : null);
+      if (!choice) return false;
+      c.ui.selected = null;
+      c.act(choice); // the legal move as the server listed it
+      return true;
+    };
+    root.querySelectorAll('.hand-tile.playable').forEach((b) => {
+      const tile = b.dataset.tile;
+      b.onclick = () => {
+        const options = placements(c, tile);
+        if (options.length === 1) {
+          c.ui.selected = null;
+          c.act(options[0]); // the legal move as the server listed it
+          return;
+        }
+        c.ui.selected = c.ui.selected && same(c.ui.selected, tile) ? null : tile;
+        c.rerender();
+      };
+      b.ondragstart = (e) => {
+        e.dataTransfer.setData('text/plain', tile);
+        e.dataTransfer.effectAllowed = 'move';
+        c.ui.dragging = tile;
+        const fits = placements(c, tile).map((a) => a.end ?? 'first');
+        root.querySelectorAll('[data-end]').forEach((el) => {
+          el.classList.toggle('drop-ok', fits.includes(el.dataset.end));
+        });
+        root.querySelectorAll('[data-edge]').forEach((el) => {
+          el.classList.toggle('drop-ok', fits.includes(el.dataset.edge));
+        });
+      };
+      b.ondragend = () => {
+        c.ui.dragging = null;
+        root.querySelectorAll('.drop-ok, .drop-over').forEach((el) => el.classList.remove('drop-ok', 'drop-over'));
+      };
+    });
+    const dropTarget = (el, end) => {
+      el.ondragover = (e) => {
+        if (!c.ui.dragging) return;
+        if (!placements(c, c.ui.dragging).some((a) => (a.end ?? 'first') === end)) return;
+        e.preventDefault();
+        el.classList.add('drop-over');
+      };
+      el.ondragleave = () => el.classList.remove('drop-over');
+      el.ondrop = (e) => {
+        e.preventDefault();
+        const tile = e.dataTransfer.getData('text/plain') || c.ui.dragging;
+        c.ui.dragging = null;
+        if (tile) place(tile, end);
+      };
+    };
+    root.querySelectorAll('[data-end]').forEach((el) => {
+      dropTarget(el, el.dataset.end);
+      el.onclick = () => {
+        if (c.ui.selected) place(c.ui.selected, el.dataset.end);
+      };
+    });
+    root.querySelectorAll('[data-edge]').forEach((el) => dropTarget(el, el.dataset.edge));
+    root.querySelectorAll('[data-act]').forEach((b) => (b.onclick = () => c.act({ type: b.dataset.act })));
+  },
+
+  key(k, c) {
+    if (k === 'd' && c.legal.some((a) => a.type === 'draw')) c.act({ type: 'draw' });
+    else if (k === 'p' && c.legal.some((a) => a.type === 'pass')) c.act({ type: 'pass' });
+    else if ((k === 'l' || k === 'r') && c.ui.selected) {
+      const end = k === 'l' ? 'left' : 'right';
+      const choice = placements(c, c.ui.selected).find((a) => a.end === end);
+      if (!choice) return false;
+      c.ui.selected = null;
+      c.act(choice); // the legal move as the server listed it
+    } else if (k === 'escape' && c.ui.selected) {
+      c.ui.selected = null;
+      c.rerender();
+    } else return false;
+    return true;
+  },
+
+  scores(c) {
+    const v = c.view;
+    return `<ul class="score-list">${seatsInOrder(c)
+      .sort((a, b) => a - b)
+      .map((s) => {
+        const pct = Math.max(0, Math.min(100, (100 * v.scores[s]) / v.target));
+        return `<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
+          <div class="score-row"><span class="score-name">${esc(c.label(s))}</span>
+            <span class="score-num">${v.scores[s]}</span></div>
+          <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div>
+          <div class="paper">${scoreSheet(v.scores[s], t('dom.sheet_label', { name: c.name(s), n: v.scores[s] }))}</div>
+        </li>`;
+      })
+      .join('')}</ul>
+      <p class="muted small">${esc(t('dom.sheet_hint'))}</p>`;
+  },
+
+  summaryKey(c) {
+    const h = c.view.last_hand;
+    return h ? `hand-${h.hand}` : null;
+  },
+
+  summary(c) {
+    const h = c.view.last_hand;
+    if (!h) return '';
+    const head =
+      h.reason === 'domino' ? t('dom.summary_domino', { n: h.hand + 1, name: c.name(h.winner) }) : t('dom.summary_blocked', { n: h.hand + 1 });
+    const rows = h.hands
+      .map(
+        (tiles, s) => `<tr${h.winner === s ? ' class="winner"' : ''}><th scope="row">${esc(c.name(s))}</th>
+          <td class="reveal">${tiles.length ? tiles.map(mini).join('') : '—'}</td>
+          <td>${h.pips[s]}</td><td class="minus">${h.subtract[s] ? `−${h.subtract[s]}` : '0'}</td><td><b>${h.scores[s]}</b></td></tr>`,
+      )
+      .join('');
+    return `<h3>${esc(head)}</h3>
+      <table class="summary-table"><thead><tr><th scope="col">${esc(t('summary.player'))}</th><th scope="col">${esc(
+        t('dom.tiles_left'),
+      )}</th><th scope="col">${esc(t('dom.pips'))}</th><th scope="col">${esc(t('dom.subtract'))}</th><th scope="col">${esc(
+        t('summary.score'),
+      )}</th></tr></thead><tbody>${rows}</tbody></table>
+      <p class="muted small">${esc(t('dom.rounding'))}</p>`;
+  },
+
+  winnerText(c) {
+    const w = c.view.winner;
+    if (w === null || w === undefined) return t('table.game_over');
+    return w === c.me ? t('result.you_win') : t('result.wins', { name: c.name(w) });
+  },
+
+  finalScores(c) {
+    const v = c.view;
+    const order = [...Array(c.seats).keys()].sort((a, b) => v.scores[b] - v.scores[a]);
+    return `<ol class="final">${order
+      .map(
+        (s) => `<li${s === v.winner ? ' class="winner"' : ''}><span>${esc(c.name(s))}</span><b>${v.scores[s]}</b>
+          <span class="paper">${scoreSheet(v.scores[s], t('dom.sheet_label', { name: c.name(s), n: v.scores[s] }))}</span></li>`,
+      )
+      .join('')}</ol>`;
+  },
+};
+
+export default dominoes;

@@ -1,0 +1,462 @@
+// Mus at the table (RULES.md §3): four seats, partners facing each other, mano
+// marked; the lance being played and the betting so far; Mus / No mus, discards,
+// Paso, Envido with an amount, Órdago, Quiero, No quiero; the showdown with each
+// lance's result; stones as amarracos (fives) and stones, games and cows.
+
+import { t } from '../i18n.js';
+import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
+import { esc } from '../ui.js';
+
+const LANCES = ['grande', 'chica', 'pares', 'juego'];
+const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos' };
+const RANK_KEYS = { 10: 'es.sota', 11: 'es.caballo', 12: 'es.rey', 1: 'es.as' };
+const MAX_BET = 40;
+
+function cardLabel(card) {
+  const rank = Number(card.slice(0, -1));
+  const suit = card.slice(-1);
+  return t('es.card', { rank: RANK_KEYS[rank] ? t(RANK_KEYS[rank]) : rank, suit: t(SUIT_KEYS[suit]) });
+}
+
+const mini = (card) => `<span class="mini-card spanish">${spanishCard(card)}</span>`;
+const lanceName = (l) => t(`mus.lance.${l}`);
+const pairOf = (seat) => seat % 2;
+
+function pairName(c, team) {
+  return t('mus.pair_names', { a: c.name(team), b: c.name(team + 2) });
+}
+
+/** A pair in few words: "us" and "them" for a seated player, else pair A and B. */
+function pairShort(c, team) {
+  if (c.me !== null) return t(team === pairOf(c.me) ? 'mus.us_cap' : 'mus.them');
+  return t(team ? 'mus.pair_b' : 'mus.pair_a');
+}
+
+function say(type, amount) {
+  switch (type) {
+    case 'pass':
+      return t('mus.paso');
+    case 'bet':
+      return t('mus.envido_n', { n: amount });
+    case 'raise':
+      return t('mus.raise_n', { n: amount });
+    case 'ordago':
+      return t('mus.ordago');
+    case 'accept':
+      return t('mus.quiero');
+    case 'reject':
+      return t('mus.no_quiero');
+    case 'mus':
+      return t('mus.mus');
+    case 'no_mus':
+      return t('mus.no_mus');
+    default:
+      return type;
+  }
+}
+
+function statusText(item) {
+  switch (item.status) {
+    case 'pass':
+      return t('mus.status.pass');
+    case 'accepted':
+      return t('mus.status.accepted', { n: item.stake });
+    case 'refused':
+      return t('mus.status.refused');
+    case 'skipped':
+      return t('mus.status.skipped');
+    case 'alone':
+      return t('mus.status.alone');
+    case 'ordago':
+      return t('mus.status.ordago');
+    default:
+      return item.status;
+  }
+}
+
+/** Seats around the table from where I sit: me at the bottom, partner at the top. */
+function around(c) {
+  const me = c.me ?? 0;
+  return { bottom: me, right: (me + 1) % 4, top: (me + 2) % 4, left: (me + 3) % 4 };
+}
+
+const mus = {
+  game: 'mus',
+
+  /** An action in the game's own words (replays). */
+  describe(a) {
+    if (a.type === 'discard') return `${t('replay.action.discard')} ${a.cards.join(' ')}`;
+    return say(a.type, a.amount);
+  },
+
+  learn(e, c) {
+    const n = c.notes;
+    n.said ??= {};
+    switch (e.type) {
+      case 'deal':
+        n.said = {};
+        n.changed = {};
+        break;
+      case 'mus':
+      case 'no_mus':
+        n.said[e.seat] = [e.type];
+        break;
+      case 'discard':
+        n.said[e.seat] = ['discards', e.count];
+        break;
+      case 'lance':
+        n.said = {};
+        break;
+      case 'pass':
+      case 'bet':
+      case 'raise':
+      case 'ordago':
+      case 'accept':
+      case 'reject':
+        n.said[e.seat] = [e.type, e.amount];
+        break;
+      default:
+    }
+  },
+
+  narrate(e, c) {
+    const who = `<b>${esc(c.name(e.seat))}</b>`;
+    switch (e.type) {
+      case 'deal':
+        return { kind: 'deal', cls: 'sep', html: esc(t('mus.log.deal', { n: e.hand + 1, name: c.name(e.mano) })) };
+      case 'mus':
+      case 'no_mus':
+      case 'pass':
+      case 'bet':
+      case 'raise':
+      case 'ordago':
+      case 'accept':
+      case 'reject':
+        return {
+          kind: e.type,
+          cls: e.type === 'ordago' ? 'big' : '',
+          html: `${who} <span class="speech">${esc(say(e.type, e.amount))}</span>${
+            e.stake ? ` <span class="muted">(${esc(t('mus.stake_n', { n: e.stake }))})</span>` : ''
+          }`,
+        };
+      case 'discard': {
+        const chip = (x) => cardChip(x, { spanish: true });
+        const own = e.cards ? ` ${e.cards.map(chip).join('')} → ${(e.drawn || []).map(chip).join('')}` : '';
+        return { kind: 'discard', html: `${who} ${esc(t('mus.log.discard', { n: e.count }))}${own}` };
+      }
+      case 'reshuffle':
+        return { kind: 'reshuffle', html: esc(t('mus.log.reshuffle')) };
+      case 'announce': {
+        const names = e.holders.map((s) => c.name(s)).join(', ');
+        const key = e.lance === 'pares' ? 'pares' : 'juego';
+        return {
+          kind: 'announce',
+          html: esc(e.holders.length ? t(`mus.log.has_${key}`, { names }) : t(`mus.log.no_${key}`)),
+        };
+      }
+      case 'lance':
+        if (e.skipped) return { kind: 'lance', html: esc(t('mus.log.skipped', { lance: lanceName(e.lance) })) };
+        if (e.team !== undefined && e.team !== null && !(e.speakers || []).length) {
+          return { kind: 'lance', html: esc(t('mus.log.alone', { lance: lanceName(e.lance), pair: pairName(c, e.team) })) };
+        }
+        return { kind: 'lance', cls: 'sep', html: `<b>${esc(lanceName(e.lance))}</b>` };
+      case 'credit':
+        return {
+          kind: 'credit',
+          cls: 'scored',
+          html: `${esc(pairName(c, e.team))} <span class="plus">+${e.stones}</span> <span class="muted">${esc(
+            lanceName(e.lance),
+          )} · ${esc(t(`mus.reason.${e.reason}`))}</span>`,
+        };
+      case 'hand_end':
+        return {
+          kind: 'hand_end',
+          cls: 'big',
+          html: esc(e.reason === 'showdown' ? t('mus.log.showdown') : e.reason === 'ordago' ? t('mus.log.ordago_shown') : t('mus.log.game_won')),
+        };
+      case 'game_end':
+        return { kind: 'game_end', cls: 'big', html: esc(t('mus.log.game_end', { pair: pairName(c, e.team) })) };
+      case 'cow_end':
+        return { kind: 'cow_end', cls: 'big', html: esc(t('mus.log.cow_end', { pair: pairName(c, e.team) })) };
+      case 'match_end':
+        return { kind: 'match_end', cls: 'big win', html: esc(t('mus.log.match_end', { pair: pairName(c, e.winner) })) };
+      default:
+        return null;
+    }
+  },
+
+  status(c) {
+    const v = c.view;
+    if (v.turn === null || v.turn === undefined) return null;
+    const name = v.turn === c.me ? t('turn.you') : c.name(v.turn);
+    if (v.phase === 'mus') return esc(t('mus.status_mus', { name }));
+    if (v.phase === 'discard') return esc(t('mus.status_discard', { name }));
+    if (v.phase === 'answer') {
+      return esc(t('mus.status_answer', { name, lance: lanceName(v.lance), n: v.ordago ? t('mus.ordago') : v.stake }));
+    }
+    return esc(t('mus.status_speak', { name, lance: lanceName(v.lance) }));
+  },
+
+  board(c) {
+    const v = c.view;
+    const pos = around(c);
+    const plate = (s, where) => {
+      const shown = c.hands?.[s];
+      const cardsHtml =
+        where === 'bottom' && c.me !== null
+          ? ''
+          : `<div class="plate-cards mus-cards">${
+              shown
+                ? shown.map((x) => `<span class="card-small">${spanishCard(x)}</span>`).join('')
+                : Array.from({ length: 4 }, () => `<span class="card-small">${cardBack({ spanish: true })}</span>`).join('')
+            }</div>`;
+      const said = said_(c, s);
+      const ann = v.announced || {};
+      const badges = ['pares', 'juego']
+        .map((k) =>
+          ann[k]
+            ? `<span class="tag ${ann[k].includes(s) ? 'yes' : 'no'}">${esc(
+                ann[k].includes(s) ? t(`mus.has.${k}`) : t(`mus.hasnt.${k}`),
+              )}</span>`
+            : '',
+        )
+        .join('');
+      return `<div class="mus-seat ${where} pair-${pairOf(s)}${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+        <div class="plate-name">${esc(c.label(s))}
+          ${v.mano === s ? `<span class="tag mano" title="${esc(t('mus.mano_title'))}">${esc(t('mus.mano'))}</span>` : ''}</div>
+        <div class="badges">${badges}</div>
+        ${cardsHtml}
+        ${said ? `<div class="bubble" aria-label="${esc(t('mus.said', { name: c.name(s), what: said }))}">${esc(said)}</div>` : ''}
+      </div>`;
+    };
+    const settled = new Map((v.lances || []).map((x) => [x.lance === 'punto' ? 'juego' : x.lance, x]));
+    const track = LANCES.map((l) => {
+      const label = l === 'juego' && v.punto ? lanceName('punto') : lanceName(l);
+      const item = settled.get(l);
+      const current = (v.phase === 'speak' || v.phase === 'answer') && (v.lance === l || (l === 'juego' && v.lance === 'punto'));
+      const team = item && item.team !== undefined && item.team !== null ? ` · ${pairShort(c, item.team)}` : '';
+      return `<li class="lance${current ? ' current' : ''}${item ? ' done' : ''}" ${current ? 'aria-current="step"' : ''}>
+        <span class="lance-name">${esc(label)}</span>
+        <span class="lance-state">${item ? esc(statusText(item) + team) : current ? esc(t('mus.now')) : ''}</span></li>`;
+    }).join('');
+    const betting = (v.betting || [])
+      .map((b) => `<li><b>${esc(c.name(b.seat))}</b> ${esc(say(b.type, b.amount))}</li>`)
+      .join('');
+    let center;
+    if (v.phase === 'mus' || v.phase === 'discard') {
+      center = `<div class="mus-phase"><b>${esc(v.phase === 'mus' ? t('mus.phase_mus') : t('mus.phase_discard'))}</b>
+        <span class="muted">${esc(t('mus.round_n', { n: v.mus_round + 1 }))} · ${esc(t('mus.deck_n', { n: v.deck }))}</span></div>`;
+    } else {
+      center = `<div class="bets">${
+        v.phase === 'answer'
+          ? `<div class="stake">${esc(v.ordago ? t('mus.ordago') : t('mus.stake_n', { n: v.stake }))}</div>`
+          : ''
+      }${betting ? `<ol class="bet-list" aria-label="${esc(t('mus.betting'))}">${betting}</ol>` : ''}</div>`;
+    }
+    return `<div class="mus-table">
+      ${plate(pos.top, 'top')}${plate(pos.left, 'left')}
+      <div class="mus-center">
+        <ol class="lances" aria-label="${esc(t('mus.lances'))}">${track}</ol>
+        ${center}
+      </div>
+      ${plate(pos.right, 'right')}${plate(pos.bottom, 'bottom')}
+    </div>`;
+  },
+
+  controls(c) {
+    const v = c.view;
+    if (c.me === null) return c.hands ? '' : `<p class="muted center">${esc(t('table.spectating'))}</p>`;
+    const ui = c.ui;
+    const hand = c.hands?.[c.me] ?? v.hand ?? [];
+    const has = (type) => c.legal.some((a) => a.type === type);
+    const discarding = has('discard');
+    if (!discarding) ui.discard = [];
+    ui.discard ??= [];
+    const cardsHtml = hand
+      .map((card) => {
+        const sel = ui.discard.includes(card);
+        return discarding
+          ? `<button class="hand-card spanish playable${sel ? ' selected' : ''}" data-card="${card}" data-key="card-${card}"
+              aria-pressed="${sel}" aria-label="${esc(cardLabel(card))}">${spanishCard(card)}</button>`
+          : `<span class="hand-card spanish" role="img" aria-label="${esc(cardLabel(card))}">${spanishCard(card)}</span>`;
+      })
+      .join('');
+    const buttons = [];
+    const amountMin = Math.min(...c.legal.filter((a) => a.amount).map((a) => a.amount), 2);
+    ui.amount = Math.max(amountMin, Math.min(MAX_BET, ui.amount || amountMin));
+    const stepper = `<span class="stepper" role="group" aria-label="${esc(t('mus.amount'))}">
+      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${esc(t('mus.less'))}"${ui.amount <= amountMin ? ' disabled' : ''}>−</button>
+      <output aria-live="polite">${ui.amount}</output>
+      <button class="btn step" data-step="1" data-key="step-up" aria-label="${esc(t('mus.more'))}"${ui.amount >= MAX_BET ? ' disabled' : ''}>+</button></span>`;
+    const btn = (type, label, cls = '') =>
+      `<button class="btn action ${cls}" data-act="${type}" data-key="act-${type}">${esc(label)}</button>`;
+    if (has('mus')) buttons.push(btn('mus', t('mus.mus'), 'primary'));
+    if (has('no_mus')) buttons.push(btn('no_mus', t('mus.no_mus')));
+    if (discarding) {
+      const ok = c.legal.some((a) => a.type === 'discard' && sameSet(a.cards, ui.discard));
+      buttons.push(`<button class="btn action primary" data-discard data-key="act-discard"${ok ? '' : ' disabled'}>${esc(
+        t('mus.discard_n', { n: ui.discard.length }),
+      )}</button>`);
+    }
+    if (has('accept')) buttons.push(btn('accept', t('mus.quiero'), 'primary'));
+    if (has('pass')) buttons.push(btn('pass', t('mus.paso')));
+    if (has('bet')) buttons.push(`<span class="bet-group">${btn('bet', t('mus.envido_n', { n: ui.amount }))}${stepper}</span>`);
+    if (has('raise')) buttons.push(`<span class="bet-group">${btn('raise', t('mus.raise_n', { n: ui.amount }))}${stepper}</span>`);
+    if (has('ordago')) buttons.push(btn('ordago', t('mus.ordago'), 'danger'));
+    if (has('reject')) buttons.push(btn('reject', t('mus.no_quiero')));
+    let hint = '';
+    if (discarding) hint = t('mus.hint_discard');
+    return `<div class="me-plate pair-${pairOf(c.me)}${v.turn === c.me ? ' turn' : ''}">
+        <span class="plate-name">${esc(c.label(c.me))}${v.mano === c.me ? ` <span class="tag mano">${esc(t('mus.mano'))}</span>` : ''}</span>
+        ${said_(c, c.me) ? `<span class="bubble mine">${esc(said_(c, c.me))}</span>` : ''}
+      </div>
+      <div class="hand cards-hand mus-hand" role="group" aria-label="${esc(t('mus.your_cards'))}">${cardsHtml}</div>
+      <div class="actions mus-actions">${buttons.join('')}</div>
+      <p class="hint" aria-live="polite">${esc(hint)}</p>`;
+  },
+
+  bind(root, c) {
+    const ui = c.ui;
+    root.querySelectorAll('.hand-card.playable[data-card]').forEach((b) => {
+      b.onclick = () => {
+        const card = b.dataset.card;
+        ui.discard = ui.discard.includes(card) ? ui.discard.filter((x) => x !== card) : [...ui.discard, card];
+        c.rerender();
+      };
+    });
+    root.querySelectorAll('[data-step]').forEach(
+      (b) =>
+        (b.onclick = () => {
+          ui.amount = Math.max(2, Math.min(MAX_BET, ui.amount + Number(b.dataset.step)));
+          c.rerender();
+        }),
+    );
+    root.querySelectorAll('[data-act]').forEach((b) => {
+      b.onclick = () => {
+        const type = b.dataset.act;
+        if (type === 'bet' || type === 'raise') c.act({ type, amount: ui.amount });
+        else c.act({ type });
+      };
+    });
+    const d = root.querySelector('[data-discard]');
+    if (d) {
+      d.onclick = () => {
+        const choice = c.legal.find((a) => a.type === 'discard' && sameSet(a.cards, ui.discard));
+        if (!choice) return;
+        ui.discard = [];
+        c.act({ type: 'discard', cards: choice.cards });
+      };
+    }
+  },
+
+  key(k, c) {
+    const map = { m: 'mus', n: 'no_mus', p: 'pass', q: 'accept', o: 'ordago', x: 'reject' };
+    const type = map[k];
+    if (type && c.legal.some((a) => a.type === type)) {
+      c.act({ type });
+      return true;
+    }
+    return false;
+  },
+
+  scores(c) {
+    const v = c.view;
+    const s = v.settings;
+    return `<div class="pairs">${[0, 1]
+      .map(
+        (team) => `<div class="pair-score pair-${team}${c.me !== null && pairOf(c.me) === team ? ' us' : ''}${
+          v.winner === team ? ' winner' : ''
+        }">
+        <div class="score-row"><span class="score-name">${esc(pairName(c, team))}${
+          c.me !== null && pairOf(c.me) === team ? ` <span class="tag">${esc(t('mus.us'))}</span>` : ''
+        }</span><span class="score-num">${v.stones[team]}<small>/40</small></span></div>
+        <div class="stones-row">${stones(v.stones[team], t('mus.stones_label', { n: v.stones[team], a: Math.floor(v.stones[team] / 5), s: v.stones[team] % 5 }))}</div>
+        <div class="games-cows">
+          <span>${esc(t('mus.games'))} <b>${v.games[team]}</b>/${s.games_per_cow}</span>
+          <span>${esc(t('mus.cows'))} <b>${v.cows[team]}</b>/${s.cows}</span>
+        </div></div>`,
+      )
+      .join('')}</div>
+      <p class="muted small">${esc(t('mus.stones_hint'))}</p>
+      <p class="muted small">${esc(t('mus.hand_n', { n: v.hand_no + 1 }))} · ${esc(t('mus.game_n', { n: v.game_no + 1 }))}</p>`;
+  },
+
+  summaryKey(c) {
+    const h = c.view.last_hand;
+    return h ? `hand-${h.hand}` : null;
+  },
+
+  summary(c) {
+    const h = c.view.last_hand;
+    if (!h) return '';
+    const head =
+      h.reason === 'showdown'
+        ? t('mus.summary_showdown', { n: h.hand + 1 })
+        : h.reason === 'ordago'
+          ? t('mus.summary_ordago', { n: h.hand + 1, lance: lanceName(h.ordago.lance), pair: pairName(c, h.ordago.team) })
+          : t('mus.summary_won', { n: h.hand + 1 });
+    const hands = h.hands
+      ? `<div class="reveal-grid">${h.hands
+          .map(
+            (cards, s) => `<div class="reveal-seat pair-${pairOf(s)}"><b>${esc(c.name(s))}</b>
+              ${v_points(h, s)}<div class="reveal">${cards.map(mini).join('')}</div></div>`,
+          )
+          .join('')}</div>`
+      : `<p class="muted">${esc(t('mus.not_shown'))}</p>`;
+    const rows = (h.lances || [])
+      .map((x) => {
+        const winner =
+          x.team === null || x.team === undefined
+            ? '—'
+            : `<span class="pair pair-${x.team}">${esc(pairShort(c, x.team))}</span>${
+                x.seat !== undefined && x.seat !== null ? ` <span class="muted">${esc(c.name(x.seat))}</span>` : ''
+              }`;
+        const st = x.stones === undefined ? '' : x.counted === false ? `<s>${x.stones}</s>` : `<b>${x.stones}</b>`;
+        return `<tr><th scope="row">${esc(lanceName(x.lance))}</th><td>${esc(statusText(x))}</td><td>${winner}</td><td>${st}</td></tr>`;
+      })
+      .join('');
+    return `<h3>${esc(head)}</h3>${hands}
+      <table class="summary-table"><thead><tr><th scope="col">${esc(t('mus.lance'))}</th><th scope="col">${esc(
+        t('mus.result'),
+      )}</th><th scope="col">${esc(t('mus.won_by'))}</th><th scope="col">${esc(t('mus.stones'))}</th></tr></thead>
+      <tbody>${rows}</tbody></table>
+      <p class="small">${esc(t('mus.after_hand', { a: h.stones[0], b: h.stones[1] }))}</p>`;
+  },
+
+  winnerText(c) {
+    const w = c.view.winner;
+    if (w === null || w === undefined) return t('table.game_over');
+    if (c.me !== null && pairOf(c.me) === w) return t('result.we_win');
+    return t('result.pair_won', { names: pairName(c, w) });
+  },
+
+  finalScores(c) {
+    const v = c.view;
+    return `<ol class="final">${[0, 1]
+      .map(
+        (team) => `<li${team === v.winner ? ' class="winner"' : ''}><span>${esc(pairName(c, team))}</span>
+          <b>${esc(t('mus.cows'))} ${v.cows[team]} · ${esc(t('mus.games'))} ${v.games[team]}</b></li>`,
+      )
+      .join('')}</ol>`;
+  },
+};
+
+function v_points(h, s) {
+  const bits = [];
+  if (h.points) bits.push(t('mus.points_n', { n: h.points[s] }));
+  if (h.pares && h.pares[s]) bits.push(t(`mus.pares_kind.${h.pares[s]}`));
+  return bits.length ? `<span class="muted small">${esc(bits.join(' · '))}</span>` : '';
+}
+
+/** What a seat said last in this phase, in the language of the moment. */
+function said_(c, seat) {
+  const x = c.notes.said?.[seat];
+  if (!x) return '';
+  return x[0] === 'discards' ? t('mus.discards_n', { n: x[1] }) : say(x[0], x[1]);
+}
+
+function sameSet(a, b) {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+export default mus;

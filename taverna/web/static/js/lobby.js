@@ -1,0 +1,461 @@
+// The lobby: the three games, open tables (live over /ws/lobby), a new table, finished games.
+
+import { api, ensureSession, session } from './api.js';
+import { t, tn } from './i18n.js';
+import { Reconnecting } from './socket.js';
+import { domino, frenchCard, spanishCard } from './svg.js';
+import { botName, esc, gameTitle, GAME_KEYS, plainName, settingsSummary, toast, copyText } from './ui.js';
+
+const GAME_ORDER = ['muggins-dominoes', 'muggins-cards', 'mus'];
+
+let games = null; // GET /api/games, cached
+
+export async function gameInfo() {
+  if (!games) games = await api('GET', '/api/games');
+  return games;
+}
+
+function illustration(game) {
+  if (game === 'muggins-dominoes') {
+    return `<span class="ill-a">${domino('6-4')}</span><span class="ill-b">${domino('5-5', { vertical: true })}</span>`;
+  }
+  if (game === 'muggins-cards') {
+    return `<span class="ill-c">${frenchCard('5H')}</span><span class="ill-d">${frenchCard('KS')}</span>`;
+  }
+  return `<span class="ill-c">${spanishCard('1o')}</span><span class="ill-d">${spanishCard('12e')}</span>`;
+}
+
+export function tableLink(id) {
+  return `${location.origin}${location.pathname}#/table/${id}`;
+}
+
+export function mount(app) {
+  const state = { tables: [], history: [], filter: 'all', info: null };
+  const socket = new Reconnecting('/ws/lobby', {
+    onMessage: (msg) => {
+      if (msg.type === 'tables') {
+        state.tables = msg.tables;
+        renderTables();
+      }
+    },
+    onStatus: (s) => setNet(s),
+  });
+
+  function render() {
+    app.innerHTML = `
+      <section class="hero">
+        <h1>${esc(t('lobby.title'))}</h1>
+        <p>${esc(t('lobby.tagline'))}</p>
+      </section>
+      <section class="game-cards" aria-label="${esc(t('lobby.games'))}">
+        ${GAME_ORDER.map(
+          (g) => `<article class="game-card" data-game="${g}">
+            <div class="ill" aria-hidden="true">${illustration(g)}</div>
+            <div class="game-card-body">
+              <h2>${esc(gameTitle(g))}</h2>
+              <p>${esc(t(`${GAME_KEYS[g]}.about`))}</p>
+              <p class="muted open-count" data-count="${g}"></p>
+              <button class="btn primary" data-new="${g}" data-key="new-${g}">${esc(t('lobby.new_table'))}</button>
+            </div>
+          </article>`,
+        ).join('')}
+      </section>
+      <section class="panel tables-panel" aria-labelledby="tables-title">
+        <div class="panel-head">
+          <h2 id="tables-title">${esc(t('lobby.tables'))}</h2>
+          <div class="tabs" role="tablist" aria-label="${esc(t('lobby.filter'))}">
+            ${['all', ...GAME_ORDER]
+              .map(
+                (g) =>
+                  `<button role="tab" class="tab" data-filter="${g}" aria-selected="${state.filter === g}">${esc(
+                    g === 'all' ? t('lobby.all') : gameTitle(g),
+                  )}</button>`,
+              )
+              .join('')}
+          </div>
+        </div>
+        <div id="table-list" class="table-list" aria-live="polite"></div>
+      </section>
+      <section class="panel" aria-labelledby="history-title">
+        <h2 id="history-title">${esc(t('lobby.history'))}</h2>
+        <div id="history-list" class="history-list"></div>
+      </section>`;
+    app.querySelectorAll('[data-new]').forEach((b) => (b.onclick = () => openCreate(b.dataset.new)));
+    app.querySelectorAll('[data-filter]').forEach(
+      (b) =>
+        (b.onclick = () => {
+          state.filter = b.dataset.filter;
+          app.querySelectorAll('[data-filter]').forEach((x) => x.setAttribute('aria-selected', x === b));
+          renderTables();
+        }),
+    );
+    renderTables();
+    renderHistory();
+  }
+
+  function renderTables() {
+    const list = app.querySelector('#table-list');
+    if (!list) return;
+    for (const g of GAME_ORDER) {
+      const el = app.querySelector(`[data-count="${g}"]`);
+      const open = state.tables.filter((x) => x.game === g && x.status === 'open').length;
+      const playing = state.tables.filter((x) => x.game === g && x.status === 'playing').length;
+      if (el) el.textContent = t('lobby.counts', { open, playing });
+    }
+    const shown = state.tables.filter((x) => state.filter === 'all' || x.game === state.filter);
+    if (!shown.length) {
+      list.innerHTML = `<p class="empty">${esc(t('lobby.no_tables'))}</p>`;
+      return;
+    }
+    // open tables with free seats first, then the newest
+    shown.sort(
+      (a, b) =>
+        (b.status === 'open') - (a.status === 'open') ||
+        String(b.created_at).localeCompare(String(a.created_at)),
+    );
+    list.innerHTML = shown.map(tableCard).join('');
+    list.querySelectorAll('[data-sit]').forEach((b) => {
+      b.onclick = () => sit(b.dataset.table, Number(b.dataset.sit));
+    });
+    list.querySelectorAll('[data-copy]').forEach((b) => {
+      b.onclick = async () => {
+        await copyText(tableLink(b.dataset.copy));
+        toast(t('table.link_copied'));
+      };
+    });
+  }
+
+  function tableCard(x) {
+    const mine = session.player && x.seating.some((s) => s.player === session.player.name);
+    const seats = x.seating
+      .map((s) => {
+        if (s.empty && x.status === 'open') {
+          return `<li><button class="seat-chip free" data-table="${x.id}" data-sit="${s.seat}"
+            aria-label="${esc(t('lobby.sit_at', { n: s.seat + 1 }))}">${esc(t('lobby.sit'))}</button></li>`;
+        }
+        const name = s.player ? s.player : s.bot ? botName(s.seat, s.bot) : t('seat.empty');
+        return `<li><span class="seat-chip${s.bot ? ' bot' : ''}">${esc(name)}</span></li>`;
+      })
+      .join('');
+    const chips = settingsSummary(x.game, x.settings, x.options)
+      .map((c) => `<span class="chip">${esc(c)}</span>`)
+      .join('');
+    const status = x.status === 'open' ? t('status.open') : t('status.playing');
+    const free = x.free_seats.length;
+    return `<article class="table-card" data-id="${x.id}" data-game="${x.game}">
+      <div class="table-card-head">
+        <h3>${esc(gameTitle(x.game))}</h3>
+        <span class="badge ${x.status}">${esc(status)}</span>
+        ${x.status === 'open' ? `<span class="muted">${esc(tn('lobby.free', free))}</span>` : ''}
+      </div>
+      <div class="chips">${chips}</div>
+      <ul class="seat-chips" aria-label="${esc(t('table.seats'))}">${seats}</ul>
+      <div class="table-card-actions">
+        <a class="btn ${x.status === 'open' && !mine ? 'ghost' : 'primary'}" href="#/table/${x.id}">${esc(
+          mine ? t('lobby.back_to_table') : x.status === 'open' ? t('lobby.open') : t('lobby.watch'),
+        )}</a>
+        <button class="btn ghost" data-copy="${x.id}">${esc(t('table.invite'))}</button>
+      </div>
+    </article>`;
+  }
+
+  async function renderHistory() {
+    const box = app.querySelector('#history-list');
+    try {
+      state.history = (await api('GET', '/api/history')).tables;
+    } catch {
+      state.history = [];
+    }
+    if (!box.isConnected) return;
+    const items = state.history.slice(-12).reverse();
+    if (!items.length) {
+      box.innerHTML = `<p class="empty">${esc(t('lobby.no_history'))}</p>`;
+      return;
+    }
+    box.innerHTML = `<ul>${items
+      .map((x) => {
+        const names = x.seating.map((s) => plainName(x, s.seat));
+        const w = x.result?.winner;
+        const winner =
+          w === null || w === undefined
+            ? ''
+            : x.game === 'mus'
+              ? t('result.pair_won', { names: t('mus.pair_names', { a: names[w], b: names[w + 2] }) })
+              : t('result.won', { name: names[w] });
+        return `<li><span class="hist-game">${esc(gameTitle(x.game))}</span>
+          <span class="hist-names">${esc(names.join(' · '))}</span>
+          <span class="hist-winner">${esc(winner)}</span>
+          <a class="btn small ghost" href="#/replay/${x.id}">${esc(t('lobby.replay'))}</a></li>`;
+      })
+      .join('')}</ul>`;
+  }
+
+  async function sit(tableId, seat) {
+    if (!(await ensureSession())) return;
+    try {
+      await api('POST', `/api/tables/${tableId}/seats/${seat}`);
+      location.hash = `#/table/${tableId}`;
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  }
+
+  async function openCreate(game) {
+    if (!(await ensureSession())) return;
+    state.info = await gameInfo();
+    createDialog(state.info, game);
+  }
+
+  render();
+  return {
+    rerender: render,
+    unmount() {
+      socket.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- new table
+
+function createDialog(info, game) {
+  document.getElementById('create-dialog')?.remove();
+  const bots = info.bots;
+  const dialog = document.createElement('dialog');
+  dialog.id = 'create-dialog';
+  dialog.className = 'create-dialog';
+  dialog.setAttribute('aria-labelledby', 'create-title');
+  document.body.appendChild(dialog);
+  const defaults = info.table_defaults;
+  const form = {
+    game,
+    seats: null,
+    settings: {},
+    turn_seconds: defaults.turn_seconds,
+    muggins_wait: defaults.muggins_wait,
+    public: defaults.public,
+    practice: false,
+    who: [],
+  };
+  const gameInfoOf = (g) => info.games.find((x) => x.game === g);
+
+  function reset(g) {
+    const gi = gameInfoOf(g);
+    form.game = g;
+    form.seats = g === 'muggins-dominoes' ? 2 : g === 'muggins-cards' ? 2 : gi.min_seats;
+    form.settings = { ...gi.defaults[form.seats] };
+    form.who = Array.from({ length: form.seats }, (_, i) => (i === 0 ? 'me' : 'greedy'));
+  }
+  reset(game);
+
+  function settingFields() {
+    const s = form.settings;
+    const num = (name, label, min, max) =>
+      `<label class="field"><span>${esc(label)}</span><input type="number" name="${name}" min="${min}" max="${max}" value="${s[name]}" required></label>`;
+    const select = (name, label, options) =>
+      `<label class="field"><span>${esc(label)}</span><select name="${name}">${options
+        .map(([v, l]) => `<option value="${v}"${String(s[name]) === String(v) ? ' selected' : ''}>${esc(l)}</option>`)
+        .join('')}</select></label>`;
+    const check = (name, label, hint) =>
+      `<label class="check"><input type="checkbox" name="${name}"${s[name] ? ' checked' : ''}><span>${esc(label)}${
+        hint ? `<small>${esc(hint)}</small>` : ''
+      }</span></label>`;
+    if (form.game === 'muggins-dominoes') return num('target', t('set.target'), 5, 1000);
+    if (form.game === 'muggins-cards') {
+      return `${num('target', t('set.target'), 1, 1000)}
+        ${select('limit', t('set.limit'), [
+          [31, '31'],
+          [21, t('set.strict21')],
+        ])}
+        ${select('hand_size', t('set.hand_size'), [
+          [5, '5'],
+          [7, t('set.deal_seven_long')],
+        ])}
+        ${check('muggins', t('set.muggins'), t('set.muggins_hint'))}
+        ${check('muggins_on_last', t('set.muggins_on_last'), t('set.muggins_on_last_hint'))}`;
+    }
+    return `${select('cows', t('set.cows'), [
+      [1, '1'],
+      [2, '2'],
+      [3, '3'],
+    ])}${select('games_per_cow', t('set.games_per_cow'), [
+      [1, '1'],
+      [2, '2'],
+      [3, '3'],
+    ])}${check('real_31', t('set.real_31'), t('set.real_31_hint'))}`;
+  }
+
+  function seatRows() {
+    return form.who
+      .map((w, i) => {
+        const opts = [
+          ['me', t('create.me')],
+          ['open', t('create.open_seat')],
+          ...bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })]),
+        ];
+        return `<label class="field seat-field"><span>${esc(t('seat.n', { n: i + 1 }))}${
+          form.game === 'mus' ? ` · ${esc(t(i % 2 === 0 ? 'mus.pair_a' : 'mus.pair_b'))}` : ''
+        }</span>
+          <select data-who="${i}">${opts
+            .map(([v, l]) => `<option value="${v}"${w === v ? ' selected' : ''}>${esc(l)}</option>`)
+            .join('')}</select></label>`;
+      })
+      .join('');
+  }
+
+  function render() {
+    const gi = gameInfoOf(form.game);
+    const seatChoices = [];
+    for (let n = gi.min_seats; n <= gi.max_seats; n++) seatChoices.push(n);
+    dialog.innerHTML = `<form class="create-form" novalidate>
+      <h2 id="create-title">${esc(t('create.title'))}</h2>
+      <fieldset class="game-choice"><legend>${esc(t('create.game'))}</legend>
+        ${GAME_ORDER.map(
+          (g) => `<label class="radio-card${g === form.game ? ' on' : ''}"><input type="radio" name="game" value="${g}"${
+            g === form.game ? ' checked' : ''
+          }><span>${esc(gameTitle(g))}</span></label>`,
+        ).join('')}
+      </fieldset>
+      <div class="form-grid">
+        <label class="field"><span>${esc(t('create.seats'))}</span>
+          <select name="seats"${seatChoices.length === 1 ? ' disabled' : ''}>${seatChoices
+            .map((n) => `<option value="${n}"${n === form.seats ? ' selected' : ''}>${n}</option>`)
+            .join('')}</select></label>
+        ${settingFields()}
+      </div>
+      <fieldset><legend>${esc(t('create.who'))}</legend><div class="form-grid">${seatRows()}</div></fieldset>
+      <details class="more"><summary>${esc(t('create.more'))}</summary>
+        <div class="form-grid">
+          <label class="field"><span>${esc(t('set.turn_seconds'))}</span><input type="number" name="turn_seconds" min="5" max="600" value="${form.turn_seconds}"></label>
+          ${
+            form.game === 'muggins-cards'
+              ? `<label class="field"><span>${esc(t('set.muggins_wait'))}</span><input type="number" name="muggins_wait" min="0" max="30" step="0.5" value="${form.muggins_wait}"></label>
+                 <label class="check"><input type="checkbox" name="practice"${form.practice ? ' checked' : ''}><span>${esc(
+                   t('set.practice_long'),
+                 )}<small>${esc(t('set.practice_hint'))}</small></span></label>`
+              : ''
+          }
+          <label class="check"><input type="checkbox" name="public"${form.public ? ' checked' : ''}><span>${esc(
+            t('set.public'),
+          )}<small>${esc(t('set.public_hint'))}</small></span></label>
+        </div>
+      </details>
+      <p class="form-error" role="alert"></p>
+      <div class="dialog-buttons">
+        <button type="button" class="btn ghost" data-cancel>${esc(t('cancel'))}</button>
+        <button type="submit" class="btn primary" data-key="create-submit">${esc(t('create.submit'))}</button>
+      </div>
+    </form>`;
+    const f = dialog.querySelector('form');
+    f.querySelectorAll('input[name=game]').forEach(
+      (r) =>
+        (r.onchange = () => {
+          reset(r.value);
+          render();
+          dialog.querySelector(`input[value="${r.value}"]`).focus();
+        }),
+    );
+    f.querySelector('select[name=seats]').onchange = (e) => {
+      const n = Number(e.target.value);
+      const previous = form.settings;
+      const before = gameInfoOf(form.game).defaults[form.seats];
+      form.seats = n;
+      // keep what the host changed; take the new seat count's defaults for the rest
+      const next = { ...gameInfoOf(form.game).defaults[n] };
+      for (const k of Object.keys(next)) if (previous[k] !== before[k]) next[k] = previous[k];
+      form.settings = next;
+      form.who = Array.from({ length: n }, (_, i) => form.who[i] || 'greedy');
+      render();
+      dialog.querySelector('select[name=seats]').focus();
+    };
+    f.querySelectorAll('[data-who]').forEach(
+      (s) =>
+        (s.onchange = () => {
+          const i = Number(s.dataset.who);
+          if (s.value === 'me') form.who = form.who.map((w, j) => (j !== i && w === 'me' ? 'open' : w));
+          form.who[i] = s.value;
+          render();
+          dialog.querySelector(`[data-who="${i}"]`).focus();
+        }),
+    );
+    // keep what was typed when the form is drawn again
+    for (const k of Object.keys(form.settings)) {
+      const el = f.querySelector(`[name=${k}]`);
+      if (!el) continue;
+      const keep = () => (form.settings[k] = el.type === 'checkbox' ? el.checked : Number(el.value));
+      el.addEventListener('input', keep);
+      el.addEventListener('change', keep);
+    }
+    for (const k of ['turn_seconds', 'muggins_wait']) {
+      const el = f.querySelector(`[name=${k}]`);
+      if (el) el.addEventListener('input', () => (form[k] = Number(el.value)));
+    }
+    for (const k of ['public', 'practice']) {
+      const el = f.querySelector(`[name=${k}]`);
+      if (el) el.addEventListener('change', () => (form[k] = el.checked));
+    }
+    f.querySelector('[data-cancel]').onclick = () => dialog.close();
+    f.onsubmit = (e) => {
+      e.preventDefault();
+      submit(f);
+    };
+  }
+
+  async function submit(f) {
+    const data = new FormData(f);
+    const settings = {};
+    for (const [k, v] of Object.entries(form.settings)) {
+      if (typeof v === 'boolean') settings[k] = f.querySelector(`[name=${k}]`).checked;
+      else if (data.has(k)) settings[k] = Number(data.get(k));
+      else settings[k] = v;
+    }
+    const bots = {};
+    form.who.forEach((w, i) => {
+      if (w !== 'me' && w !== 'open') bots[i] = w;
+    });
+    const body = {
+      game: form.game,
+      seats: form.seats,
+      settings,
+      turn_seconds: Number(f.querySelector('[name=turn_seconds]').value) || form.turn_seconds,
+      public: f.querySelector('[name=public]').checked,
+      bots,
+    };
+    if (form.game === 'muggins-cards') {
+      body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
+      if (f.querySelector('[name=practice]').checked) body.bot_forget = 1;
+    }
+    const error = f.querySelector('.form-error');
+    try {
+      const table = (await api('POST', '/api/tables', body)).table;
+      const mine = form.who.indexOf('me');
+      if (mine >= 0) await api('POST', `/api/tables/${table.id}/seats/${mine}`);
+      // PLATFORM.md: a game starts when every seat is taken
+      if (form.who.every((w) => w !== 'open')) await api('POST', `/api/tables/${table.id}/start`);
+      dialog.close();
+      location.hash = `#/table/${table.id}`;
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  }
+
+  render();
+  dialog.addEventListener('close', () => dialog.remove());
+  dialog.showModal();
+  dialog.querySelector('input[name=game]:checked').focus();
+}
+
+export function setNet(status) {
+  const el = document.getElementById('net');
+  if (!el) return;
+  el.className = `net ${status}`;
+  el.textContent = status === 'lost' ? t('net.lost') : status === 'reconnected' ? t('net.back') : '';
+  if (status === 'reconnected') {
+    el.dataset.reconnected = String(Number(el.dataset.reconnected || 0) + 1);
+    setTimeout(() => {
+      if (el.classList.contains('reconnected')) {
+        el.className = 'net';
+        el.textContent = '';
+      }
+    }, 4000);
+  }
+}

@@ -1,0 +1,189 @@
+// WebSockets that come back by themselves (docs/protocol.md).
+//
+// TableSocket keeps the last update number it saw; after a network drop it
+// reconnects with backoff and says hello with that number, so the server sends
+// exactly what was missed. A gap in the numbers asks again on the same socket.
+
+const PING_EVERY = 15000;
+const PONG_WITHIN = 8000;
+
+function socketUrl(path) {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${proto}//${location.host}${path}`;
+}
+
+export class Reconnecting {
+  /** `onMessage(msg)`; `onStatus(status)` with 'connecting' | 'open' | 'lost' | 'reconnected'. */
+  constructor(path, { onMessage, onStatus, onOpen }) {
+    this.path = path;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.onOpen = onOpen || (() => {});
+    this.ws = null;
+    this.closed = false;
+    this.attempt = 0;
+    this.everOpen = false;
+    this.timer = null;
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.onOnline = () => {
+      if (!this.ws || this.ws.readyState > 1) this.reconnectNow();
+    };
+    window.addEventListener('online', this.onOnline);
+    this.connect();
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    this.onStatus(this.everOpen ? 'lost' : 'connecting');
+    const ws = new WebSocket(socketUrl(this.path));
+    this.ws = ws;
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      const again = this.everOpen;
+      this.everOpen = true;
+      this.attempt = 0;
+      this.onOpen(again);
+      this.onStatus(again ? 'reconnected' : 'open');
+      this.startPings();
+    };
+    ws.onmessage = (e) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === 'pong') {
+        clearTimeout(this.pongTimer);
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws) return;
+      this.stopPings();
+      if (this.closed) return;
+      this.onStatus('lost');
+      // 0.5 s, 1 s, 2 s, 4 s, then every 5 s
+      const delay = Math.min(5000, 500 * 2 ** this.attempt++);
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  reconnectNow() {
+    this.attempt = 0;
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      old.onclose = null;
+      try {
+        old.close();
+      } catch {
+        /* already closed */
+      }
+    }
+    this.stopPings();
+    this.connect();
+  }
+
+  startPings() {
+    this.stopPings();
+    let n = 0;
+    this.pingTimer = setInterval(() => {
+      if (!this.send({ type: 'ping', id: ++n })) return;
+      clearTimeout(this.pongTimer);
+      // no answer: the connection is dead even if the browser has not noticed
+      this.pongTimer = setTimeout(() => this.ws && this.ws.close(), PONG_WITHIN);
+    }, PING_EVERY);
+  }
+
+  stopPings() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.stopPings();
+    window.removeEventListener('online', this.onOnline);
+    if (this.ws) this.ws.close();
+  }
+}
+
+export class TableSocket {
+  /** Handlers: welcome(msg, missedUpdates), update(msg), table(msg), error(msg), status(s). */
+  constructor(tableId, handlers) {
+    this.handlers = handlers;
+    this.seq = null; // the last update number applied
+    this.nextId = 1;
+    this.socket = new Reconnecting(`/ws/tables/${encodeURIComponent(tableId)}`, {
+      onOpen: () => this.hello(),
+      onMessage: (msg) => this.receive(msg),
+      onStatus: (s) => handlers.status?.(s),
+    });
+  }
+
+  hello() {
+    // from the start (0) the first time, so the page can tell the whole game so far
+    this.fromStart = this.seq === null;
+    this.socket.send({ type: 'hello', last_seq: this.seq === null ? 0 : this.seq });
+  }
+
+  receive(msg) {
+    const h = this.handlers;
+    if (msg.type === 'welcome') {
+      const missed = (msg.missed || []).filter((m) => this.seq === null || m.seq > this.seq);
+      this.seq = msg.seq;
+      h.welcome?.(msg, missed, this.fromStart);
+      this.fromStart = false;
+    } else if (msg.type === 'update') {
+      if (this.seq !== null && msg.seq <= this.seq) return; // already seen
+      if (this.seq === null || msg.seq !== this.seq + 1) {
+        this.hello(); // a gap: ask for what is missing
+        return;
+      }
+      this.seq = msg.seq;
+      h.update?.(msg);
+    } else if (msg.type === 'table') {
+      h.table?.(msg);
+    } else if (msg.type === 'error') {
+      h.error?.(msg);
+    } else if (msg.type === 'closing') {
+      h.status?.('lost');
+    }
+  }
+
+  act(action) {
+    const id = this.nextId++;
+    if (!this.socket.send({ type: 'act', action, id })) {
+      this.handlers.error?.({ code: 'offline', message: null });
+      return null;
+    }
+    return id;
+  }
+
+  /** Start over as whoever the cookie says now (after taking or leaving a seat). */
+  rejoin() {
+    this.seq = null;
+    this.socket.reconnectNow();
+  }
+
+  /** Drop the connection as a network failure would (the socket comes back by itself). */
+  simulateDrop() {
+    this.socket.ws?.close();
+  }
+
+  close() {
+    this.socket.close();
+  }
+}

@@ -1,0 +1,462 @@
+// A table: seating before the start, then live play over the table WebSocket.
+//
+// The page keeps the last view the server sent (the only truth it acts on),
+// tells every event in the log, and redraws from the view; each game module
+// draws its own board and controls (games/*.js). Only moves listed in
+// view.legal are offered; a refused move shows the server's message.
+
+import { api, ensureSession, session } from './api.js';
+import { t } from './i18n.js';
+import { setNet, tableLink } from './lobby.js';
+import { TableSocket } from './socket.js';
+import { esc, gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
+import dominoes from './games/dominoes.js';
+import cards from './games/cards.js';
+import mus from './games/mus.js';
+
+export const GAMES = { 'muggins-dominoes': dominoes, 'muggins-cards': cards, mus };
+
+const LOG_SIZE = 300;
+
+export function mount(app, tableId) {
+  const S = {
+    id: tableId,
+    table: null,
+    seat: null,
+    view: null,
+    deadline: null,
+    skew: 0, // server clock minus ours, in seconds
+    log: [],
+    notes: {}, // per game: what the events taught (round credits, last plays)
+    ui: {}, // per game: selections, amounts
+    summaryOpen: false,
+    summaryKey: null,
+    overShown: false,
+    loaded: false,
+    autoStarting: false,
+  };
+  let timerHandle = null;
+
+  const socket = new TableSocket(tableId, {
+    welcome(msg, missed, fromStart) {
+      const first = !S.loaded;
+      if (msg.seat !== S.seat && !first) S.ui = {};
+      S.table = msg.table;
+      S.seat = msg.seat;
+      if (fromStart) {
+        // the whole game so far: the log and what it taught start over
+        S.log = [];
+        S.notes = {};
+      }
+      for (const m of missed) tell(m.events, !fromStart || m.seq === msg.seq);
+      if (msg.view) S.view = msg.view;
+      S.deadline = msg.deadline ?? null;
+      S.loaded = true;
+      noteSummary(first);
+      render();
+      maybeAutoStart();
+    },
+    update(msg) {
+      tell(msg.events, true);
+      S.view = msg.view;
+      S.deadline = msg.deadline ?? null;
+      if (S.deadline && S.table) S.skew = S.deadline - turnSeconds() - Date.now() / 1000;
+      if (S.table && S.table.status === 'open') S.table.status = 'playing';
+      noteSummary(false);
+      render();
+    },
+    table(msg) {
+      const before = S.table;
+      S.table = msg.table;
+      const wasMine = before && S.seat !== null;
+      render();
+      if (wasMine && msg.table.seating[S.seat]?.replaced && session.player) {
+        toast(t('table.you_replaced'), 'info');
+      }
+      maybeAutoStart();
+    },
+    error(msg) {
+      if (msg.code === 'offline') toast(t('net.offline_act'), 'error');
+      else toast(t('table.refused', { message: msg.message }), 'error', 7000);
+    },
+    status(s) {
+      setNet(s);
+      const felt = app.querySelector('.table-page');
+      if (felt) felt.dataset.net = s;
+    },
+  });
+
+  function turnSeconds() {
+    return Number(S.table?.options?.turn_seconds ?? 30);
+  }
+
+  const game = () => GAMES[S.table?.game];
+
+  function ctx() {
+    const v = S.view;
+    const g = S.table?.game;
+    S.notes[g] ??= {};
+    S.ui[g] ??= {};
+    return {
+      view: v,
+      table: S.table,
+      me: S.seat,
+      seats: S.table?.seats ?? 0,
+      name: (s) => plainName(S.table, s),
+      label: (s) => seatName(S.table, s, S.seat),
+      legal: v?.legal ?? [],
+      interactive: S.seat !== null && !!v && !v.over,
+      hands: null,
+      notes: S.notes[g],
+      ui: S.ui[g],
+      act,
+      rerender: render,
+    };
+  }
+
+  /** Put events into the log and let the game module learn from them. */
+  function tell(events, fresh) {
+    const g = game();
+    if (!g || !events) return;
+    const c = ctx();
+    for (const e of events) {
+      g.learn?.(e, c);
+      // kept as events and told at drawing time, in the language of the moment
+      if (g.narrate(e, c)) S.log.push({ e, fresh });
+    }
+    if (S.log.length > LOG_SIZE) S.log.splice(0, S.log.length - LOG_SIZE);
+  }
+
+  function noteSummary(quiet) {
+    const g = game();
+    if (!g?.summaryKey || !S.view) return;
+    const key = g.summaryKey(ctx());
+    if (key && key !== S.summaryKey) {
+      if (S.summaryKey !== null || !quiet) S.summaryOpen = true;
+      S.summaryKey = key;
+    }
+  }
+
+  function act(action) {
+    if (S.seat === null) return;
+    socket.act({ ...action, seat: S.seat });
+  }
+
+  async function maybeAutoStart() {
+    // PLATFORM.md: a game starts when every seat is taken; the host's page asks for it
+    const x = S.table;
+    if (!x || x.status !== 'open' || x.free_seats.length || S.autoStarting) return;
+    if (!session.player || x.owner !== session.player.id) return;
+    S.autoStarting = true;
+    try {
+      await api('POST', `/api/tables/${x.id}/start`);
+    } catch {
+      /* somebody else started it */
+    }
+    S.autoStarting = false;
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  function render() {
+    keepFocus(app, draw, '.felt .hand [data-key]:not([disabled]), .felt .actions [data-key]:not([disabled])');
+    tick();
+    const v = S.view;
+    const mine = v && !v.over && S.seat !== null && (v.turn === S.seat || (v.legal || []).length > 0);
+    document.title = `${mine ? '● ' : ''}${gameTitle(S.table?.game)} · Taverna`;
+  }
+
+  function draw() {
+    if (!S.table) {
+      app.innerHTML = `<p class="loading">${esc(t('table.loading'))}</p>`;
+      return;
+    }
+    const x = S.table;
+    const chips = settingsSummary(x.game, x.settings, x.options)
+      .map((c) => `<span class="chip">${esc(c)}</span>`)
+      .join('');
+    const playing = !!S.view;
+    const seated = S.seat !== null;
+    app.innerHTML = `<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket.seq ?? ''}">
+      <header class="table-head">
+        <div class="table-title">
+          <a class="back-link" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
+          <h1>${esc(gameTitle(x.game))}</h1>
+          <div class="chips">${chips}</div>
+        </div>
+        <div class="table-tools">
+          ${seated ? '' : `<span class="badge watching">${esc(t('table.watching'))}</span>`}
+          <button class="btn ghost small" data-invite data-key="invite">${esc(t('table.invite'))}</button>
+          ${
+            seated && x.status === 'playing'
+              ? `<button class="btn ghost small" data-leave data-key="leave">${esc(t('table.leave'))}</button>`
+              : ''
+          }
+        </div>
+      </header>
+      ${playing ? playArea() : seatingArea()}
+      ${S.view?.over && !S.overShown ? gameOver() : ''}
+    </div>`;
+    bind();
+  }
+
+  function seatingArea() {
+    const x = S.table;
+    const me = session.player;
+    const seated = S.seat !== null;
+    const host = me && x.owner === me.id;
+    const canBot = host || seated;
+    const rows = x.seating
+      .map((s) => {
+        const team = x.game === 'mus' ? `<span class="pair pair-${s.seat % 2}">${esc(t(s.seat % 2 ? 'mus.pair_b' : 'mus.pair_a'))}</span>` : '';
+        let who;
+        let actions = '';
+        if (s.empty) {
+          who = `<span class="muted">${esc(t('seat.empty'))}</span>`;
+          if (!seated) {
+            actions += `<button class="btn primary small" data-sit="${s.seat}" data-key="sit-${s.seat}">${esc(
+              t('table.sit_here'),
+            )}</button>`;
+          }
+          if (canBot || !seated) {
+            actions += `<span class="add-bot">
+              <label class="sr-only" for="bot-level-${s.seat}">${esc(t('table.bot_level'))}</label>
+              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${['random', 'greedy', 'expert']
+                .map((b) => `<option value="${b}"${b === 'greedy' ? ' selected' : ''}>${esc(t(`bot.${b}`))}</option>`)
+                .join('')}</select>
+              <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${esc(
+                t('table.add_bot'),
+              )}</button></span>`;
+          }
+        } else {
+          who = `<strong>${esc(seatName(x, s.seat, S.seat))}</strong>`;
+          if (s.seat === S.seat) {
+            actions += `<button class="btn ghost small" data-stand="${s.seat}" data-key="stand">${esc(t('table.stand_up'))}</button>`;
+          } else if (s.bot && host) {
+            actions += `<button class="btn ghost small" data-remove-bot="${s.seat}" data-key="rm-${s.seat}">${esc(
+              t('table.remove_bot'),
+            )}</button>`;
+          }
+        }
+        return `<li class="seat-row${s.seat === S.seat ? ' mine' : ''}"><span class="seat-no">${esc(
+          t('seat.n', { n: s.seat + 1 }),
+        )}</span>${team}<span class="seat-who">${who}</span><span class="seat-actions">${actions}</span></li>`;
+      })
+      .join('');
+    const full = !x.free_seats.length;
+    return `<section class="panel seating" aria-labelledby="seating-title">
+      <h2 id="seating-title">${esc(x.status === 'open' ? t('table.waiting') : t('table.finished'))}</h2>
+      <ul class="seat-rows">${rows}</ul>
+      <div class="invite-box">
+        <label for="invite-link">${esc(t('table.invite_hint'))}</label>
+        <div class="invite-row"><input id="invite-link" readonly value="${esc(tableLink(x.id))}">
+          <button class="btn ghost" data-invite data-key="invite2">${esc(t('table.copy'))}</button></div>
+      </div>
+      ${
+        x.status === 'open' && (host || seated)
+          ? `<div class="start-row"><button class="btn primary big" data-start data-key="start"${full ? '' : ' disabled'}>${esc(
+              t('table.start'),
+            )}</button><span class="muted">${esc(full ? t('table.ready') : t('table.needs_seats'))}</span></div>`
+          : ''
+      }
+      ${x.status === 'finished' ? `<a class="btn primary" href="#/replay/${x.id}">${esc(t('lobby.replay'))}</a>` : ''}
+    </section>`;
+  }
+
+  function playArea() {
+    const g = game();
+    const c = ctx();
+    const summary = g.summary ? g.summary(c) : '';
+    return `<div class="table-layout">
+      <section class="felt" aria-label="${esc(t('table.board'))}">
+        <div class="status-bar" role="status" aria-live="polite">${statusLine(c)}</div>
+        ${g.board(c)}
+        <div class="controls">${g.controls(c)}</div>
+      </section>
+      <aside class="side">
+        ${
+          summary && S.summaryOpen
+            ? `<section class="panel hand-summary" aria-label="${esc(t('summary.title'))}">
+                <button class="close" data-close-summary data-key="close-summary" aria-label="${esc(t('close'))}">×</button>
+                ${summary}</section>`
+            : ''
+        }
+        <section class="panel scores" aria-labelledby="scores-title">
+          <h2 id="scores-title">${esc(t('table.scores'))}</h2>
+          ${g.scores(c)}
+        </section>
+        ${
+          summary && !S.summaryOpen
+            ? `<section class="panel"><h2>${esc(t('summary.title'))}</h2>
+                <button class="btn ghost small" data-open-summary data-key="open-summary">${esc(t('summary.show'))}</button></section>`
+            : ''
+        }
+        <section class="panel log" aria-labelledby="log-title">
+          <h2 id="log-title">${esc(t('table.log'))}</h2>
+          <ol class="log-list" aria-live="off">${S.log
+            .slice(-60)
+            .reverse()
+            .map(({ e }) => {
+              const l = g.narrate(e, c);
+              return `<li class="${l.cls || ''}"${l.kind ? ` data-event="${l.kind}"` : ''}>${l.html}</li>`;
+            })
+            .join('')}</ol>
+        </section>
+      </aside>
+    </div>`;
+  }
+
+  function statusLine(c) {
+    const v = c.view;
+    const g = game();
+    if (v.over) return `<span class="turn over">${esc(t('table.game_over'))}</span>`;
+    const text = g.status ? g.status(c) : null;
+    const turn = v.turn;
+    let who = '';
+    if (text) who = text;
+    else if (turn === c.me) who = `<strong class="your-turn">${esc(t('turn.yours'))}</strong>`;
+    else if (turn !== null && turn !== undefined) who = esc(t('turn.of', { name: c.name(turn) }));
+    return `<span class="turn">${who}</span>
+      <span class="timer" aria-hidden="${S.deadline ? 'false' : 'true'}">
+        <span class="timer-bar"><span class="timer-fill"></span></span>
+        <span class="timer-text"></span></span>`;
+  }
+
+  function gameOver() {
+    const g = game();
+    const c = ctx();
+    return `<div class="game-over" role="dialog" aria-modal="false" aria-labelledby="over-title">
+      <div class="game-over-card">
+        <h2 id="over-title">${esc(g.winnerText(c))}</h2>
+        ${g.finalScores(c)}
+        <div class="dialog-buttons">
+          <button class="btn ghost" data-close-over data-key="close-over">${esc(t('close'))}</button>
+          <a class="btn ghost" href="#/">${esc(t('nav.lobby'))}</a>
+          <a class="btn primary" href="#/replay/${S.id}" data-key="replay">${esc(t('lobby.replay'))}</a>
+        </div>
+      </div></div>`;
+  }
+
+  function bind() {
+    const $ = (sel) => app.querySelectorAll(sel);
+    $('[data-invite]').forEach(
+      (b) =>
+        (b.onclick = async () => {
+          await copyText(tableLink(S.id));
+          toast(t('table.link_copied'));
+        }),
+    );
+    $('[data-sit]').forEach((b) => (b.onclick = () => sit(Number(b.dataset.sit))));
+    $('[data-add-bot]').forEach(
+      (b) =>
+        (b.onclick = async () => {
+          const seat = Number(b.dataset.addBot);
+          const level = app.querySelector(`[data-bot-level="${seat}"]`).value;
+          if (!(await ensureSession())) return;
+          call('POST', `/api/tables/${S.id}/seats/${seat}/bot`, { level });
+        }),
+    );
+    $('[data-remove-bot]').forEach(
+      (b) => (b.onclick = () => call('DELETE', `/api/tables/${S.id}/seats/${b.dataset.removeBot}`)),
+    );
+    $('[data-stand]').forEach(
+      (b) =>
+        (b.onclick = async () => {
+          await call('DELETE', `/api/tables/${S.id}/seats/${b.dataset.stand}`);
+          socket.rejoin();
+        }),
+    );
+    $('[data-leave]').forEach(
+      (b) =>
+        (b.onclick = async () => {
+          if (!confirm(t('table.leave_confirm'))) return;
+          await call('DELETE', `/api/tables/${S.id}/seats/${S.seat}`);
+          socket.rejoin();
+        }),
+    );
+    $('[data-start]').forEach((b) => (b.onclick = () => call('POST', `/api/tables/${S.id}/start`)));
+    $('[data-close-summary]').forEach(
+      (b) =>
+        (b.onclick = () => {
+          S.summaryOpen = false;
+          render();
+        }),
+    );
+    $('[data-open-summary]').forEach(
+      (b) =>
+        (b.onclick = () => {
+          S.summaryOpen = true;
+          render();
+        }),
+    );
+    $('[data-close-over]').forEach(
+      (b) =>
+        (b.onclick = () => {
+          S.overShown = true;
+          render();
+        }),
+    );
+    if (S.view) game().bind(app.querySelector('.felt'), ctx());
+  }
+
+  async function call(method, path, body) {
+    try {
+      const r = await api(method, path, body);
+      if (r?.table) {
+        S.table = r.table;
+        render();
+      }
+      return r;
+    } catch (e) {
+      toast(e.message, 'error');
+      return null;
+    }
+  }
+
+  async function sit(seat) {
+    if (!(await ensureSession())) return;
+    const r = await call('POST', `/api/tables/${S.id}/seats/${seat}`);
+    if (r) socket.rejoin(); // the cookie now names a seat: join as that seat
+  }
+
+  // ------------------------------------------------------------- the timer
+
+  function tick() {
+    const box = app.querySelector('.timer');
+    if (!box) return;
+    const v = S.view;
+    if (!S.deadline || !v || v.over || v.turn === null || v.turn === undefined) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const left = Math.max(0, S.deadline - S.skew - Date.now() / 1000);
+    const total = turnSeconds();
+    const secs = Math.ceil(left);
+    box.querySelector('.timer-text').textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+    box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * left) / total)}%`;
+    box.classList.toggle('low', left < Math.min(10, total / 3));
+    box.classList.toggle('mine', v.turn === S.seat);
+    box.setAttribute('aria-label', t('table.time_left', { n: secs }));
+  }
+  timerHandle = setInterval(tick, 250);
+
+  function onKey(e) {
+    if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    const g = game();
+    if (S.view && g?.key?.(e.key.toLowerCase(), ctx())) e.preventDefault();
+  }
+  document.addEventListener('keydown', onKey);
+
+  draw();
+  return {
+    rerender: render,
+    socket,
+    unmount() {
+      clearInterval(timerHandle);
+      document.removeEventListener('keydown', onKey);
+      socket.close();
+      document.title = 'Taverna';
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// Small helpers shared by the pages: escaping, toasts, names, game titles.
+
+import { t } from './i18n.js';
+
+export function esc(value) {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen; `kind` 'error' is announced as an alert. */
+export function toast(text, kind = 'info', ms = 4500) {
+  const box = document.getElementById('toast');
+  box.textContent = text;
+  box.className = `toast show ${kind}`;
+  box.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.className = 'toast';
+  }, ms);
+}
+
+export const GAME_KEYS = {
+  'muggins-dominoes': 'game.dominoes',
+  'muggins-cards': 'game.cards',
+  mus: 'game.mus',
+};
+
+export function gameTitle(game) {
+  return t(GAME_KEYS[game] || game);
+}
+
+/** Bots are called by a name of their seat, so that four of them can be told apart. */
+export const BOT_NAMES = ['Alba', 'Bruno', 'Chiara', 'Diego'];
+
+export function botName(seat, level) {
+  return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: t(`bot.${level}`) });
+}
+
+/** The name to show for a seat of a table (public table JSON). */
+export function seatName(table, seat, me) {
+  const s = table?.seating?.[seat];
+  if (!s) return t('seat.n', { n: seat + 1 });
+  if (s.player) {
+    const name = s.replaced ? t('seat.replaced', { name: s.player }) : s.player;
+    return me === seat ? t('seat.you', { name }) : name;
+  }
+  if (s.bot) return botName(seat, s.bot);
+  return t('seat.empty');
+}
+
+/** Plain name (no "you"), for sentences. */
+export function plainName(table, seat) {
+  const s = table?.seating?.[seat];
+  if (!s) return t('seat.n', { n: seat + 1 });
+  if (s.player) return s.player;
+  if (s.bot) return t('seat.bot_short', { name: BOT_NAMES[seat % BOT_NAMES.length] });
+  return t('seat.n', { n: seat + 1 });
+}
+
+export function settingsSummary(game, settings, options = {}) {
+  const out = [];
+  if (game === 'muggins-dominoes') out.push(t('set.target_n', { n: settings.target }));
+  if (game === 'muggins-cards') {
+    out.push(t('set.target_n', { n: settings.target }));
+    out.push(t('set.limit_n', { n: settings.limit }));
+    if (settings.hand_size === 7) out.push(t('set.deal_seven'));
+    if (!settings.muggins) out.push(t('set.no_muggins'));
+    if (settings.muggins_on_last) out.push(t('set.muggins_on_last'));
+  }
+  if (game === 'mus') {
+    out.push(t('set.cows_n', { n: settings.cows }));
+    out.push(t('set.games_per_cow_n', { n: settings.games_per_cow }));
+    if (settings.real_31) out.push(t('set.real_31'));
+  }
+  if (options.turn_seconds) out.push(t('set.seconds_n', { n: options.turn_seconds }));
+  if (options.bot_forget !== undefined && options.bot_forget !== null) out.push(t('set.practice'));
+  if (options.public === false) out.push(t('set.private'));
+  return out;
+}
+
+/** Keep keyboard focus on "the same" control across a re-render (by data-key);
+ * when that control is gone (a tile just played), on the first of `fallback`. */
+export function keepFocus(container, render, fallback = null) {
+  const active = document.activeElement;
+  const key = active && container.contains(active) ? active.dataset.key : null;
+  render();
+  if (key) {
+    let again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if ((!again || again.disabled) && fallback) again = container.querySelector(fallback);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+export function copyText(text) {
+  if (navigator.clipboard?.writeText) {
+    return navigator.clipboard.writeText(text).then(
+      () => true,
+      () => fallbackCopy(text),
+    );
+  }
+  return Promise.resolve(fallbackCopy(text));
+}
+
+function fallbackCopy(text) {
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}

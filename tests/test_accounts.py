@@ -1,0 +1,231 @@
+"""Accounts over HTTP on SQLite and PostgreSQL: registration, login, sessions, privacy, limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from .accounts_helpers import ACCOUNT_ENV, PASSWORD, Member, unique
+from .server_helpers import Person, Server, database_url, drop_database
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    url = database_url(request.param, tmp_path_factory.mktemp("db"))
+    limits = {
+        "TAVERNA_LOGIN_LIMIT_NAME": "3/60",
+        "TAVERNA_LOGIN_LIMIT_ADDRESS": "6/60",
+        "TAVERNA_REGISTER_LIMIT": "3/60",
+    }
+    srv = Server(url, **{**ACCOUNT_ENV, **limits}).start()
+    yield srv
+    srv.stop()
+    drop_database(url)
+
+
+def client(server: Server, address: str) -> httpx.Client:
+    return httpx.Client(base_url=server.http, timeout=10, headers={"X-Forwarded-For": address})
+
+
+def test_register_log_out_and_in(server: Server) -> None:
+    ana = Member(server, "Ana", "10.1.0.1")
+    assert ana.player["registered"] and ana.player["chips"] == 1000
+    assert ana.player["name"] == ana.name
+    me = ana.me()
+    assert me["chips"] == 1000 and me["ratings"] == {}
+    [welcome] = ana.ledger()
+    assert welcome["delta"] == 1000 and welcome["balance"] == 1000
+    assert welcome["reason"] == "welcome"
+
+    # the cookie: HTTP-only, SameSite; logout ends the session on the server too
+    r = client(server, "10.1.0.1").post(
+        "/api/login", json={"username": ana.name.upper(), "password": PASSWORD}
+    )
+    assert r.status_code == 200 and r.json()["player"]["chips"] == 1000
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    old = ana.cookie
+    assert ana.http.post("/api/logout").status_code == 200
+    stale = httpx.get(f"{server.http}/api/me", headers={"Cookie": old})
+    assert stale.status_code == 401  # a copy of the old cookie is worth nothing now
+    assert ana.http.get("/api/me").status_code == 401
+
+    r = ana.http.post("/api/login", json={"username": ana.name, "password": PASSWORD})
+    assert r.status_code == 200
+    assert ana.me()["id"] == ana.player["id"]
+    assert r.json()["player"]["id"] == ana.player["id"]
+
+
+def test_wrong_credentials_do_not_say_which_part_was_wrong(server: Server) -> None:
+    bea = Member(server, "Bea", "10.1.0.2")
+    c = client(server, "10.1.0.3")
+    wrong_password = c.post("/api/login", json={"username": bea.name, "password": "x" * 12})
+    no_such_name = c.post("/api/login", json={"username": unique("Nobody"), "password": PASSWORD})
+    assert wrong_password.status_code == no_such_name.status_code == 401
+    assert wrong_password.json() == no_such_name.json() == {"detail": "wrong username or password"}
+
+
+def test_a_taken_name_case_and_width_blind(server: Server) -> None:
+    first = Member(server, "Carla", "10.1.0.4")
+    c = client(server, "10.1.0.5")
+    for name in (first.name, first.name.upper(), first.name.lower()):
+        r = c.post("/api/register", json={"username": name, "password": PASSWORD})
+        assert r.status_code == 409 and "taken" in r.json()["detail"], r.text
+    # already logged in: one account per browser at a time
+    r = first.http.post("/api/register", json={"username": unique("Other"), "password": PASSWORD})
+    assert r.status_code == 409 and "log out first" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [
+        ("short", "too short (5 characters)"),
+        ("NAME and more", "contains the username"),
+        ("password123", "too easy to guess"),
+        ("aaaaaaaaaaaa", "too easy to guess"),
+    ],
+)
+def test_a_weak_password_says_what_is_required(server: Server, password: str, why: str) -> None:
+    name = unique("Dario")
+    password = password.replace("NAME", name.lower())
+    r = client(server, "10.1.0.6").post(
+        "/api/register", json={"username": name, "password": password}
+    )
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert why in detail and "at least 10 characters" in detail
+
+
+@pytest.mark.parametrize("name", ["ab", "x" * 21, "-dash", "with space", "semi;colon"])
+def test_a_bad_username_says_the_rule(server: Server, name: str) -> None:
+    r = client(server, "10.1.0.7").post(
+        "/api/register", json={"username": name, "password": PASSWORD}
+    )
+    assert r.status_code == 422 and "3 to 20 characters" in r.json()["detail"]
+
+
+def test_a_guest_who_registers_keeps_their_player(server: Server) -> None:
+    guest = Person(server, "Elena")
+    assert guest.player.get("registered") is False
+    name = unique("Elena")
+    r = guest.http.post("/api/register", json={"username": name, "password": PASSWORD})
+    assert r.status_code == 201
+    assert r.json()["player"]["id"] == guest.player["id"]
+    assert r.json()["player"]["name"] == name
+    # the guest cookie was replaced by the login's, and no longer works
+    stale = httpx.get(f"{server.http}/api/session", headers={"Cookie": guest.cookie})
+    assert stale.status_code == 401
+    assert guest.http.get("/api/session").json()["player"]["registered"] is True
+
+
+def test_private_data_is_refused_to_others(server: Server) -> None:
+    fede = Member(server, "Fede", "10.1.0.8")
+    gina = Member(server, "Gina", "10.1.0.9")
+    anon = httpx.Client(base_url=server.http)
+    guest = Person(server, "Guest")
+    assert anon.get("/api/me").status_code == 401
+    assert anon.get("/api/me/ledger").status_code == 401
+    assert anon.get(f"/api/players/{fede.name}/ledger").status_code == 401
+    r = guest.http.get("/api/me/ledger")
+    assert r.status_code == 403 and "register" in r.json()["detail"]
+    assert guest.http.get("/api/me").json()["player"]["registered"] is False
+    r = gina.http.get(f"/api/players/{fede.name}/ledger")
+    assert r.status_code == 403 and "private" in r.json()["detail"]
+    r = fede.http.get(f"/api/players/{fede.name}/ledger")
+    assert r.status_code == 200 and r.json()["chips"] == 1000
+
+    # the public profile: no chips, no ledger, no address
+    profile = anon.get(f"/api/players/{fede.name}").json()
+    assert profile["player"]["name"] == fede.name
+    assert "chips" not in str(profile["player"]) and "10.1.0.8" not in str(profile)
+    assert profile["history"] == []
+    assert anon.get(f"/api/players/{unique('Nobody')}").status_code == 404
+
+
+def test_failed_logins_are_limited_per_name_and_per_address(server: Server) -> None:
+    hugo = Member(server, "Hugo", "10.2.0.1")
+    wrong = {"username": hugo.name, "password": "not the password"}
+    for k in range(3):  # TAVERNA_LOGIN_LIMIT_NAME=3/60, each from another address
+        assert client(server, f"10.2.1.{k}").post("/api/login", json=wrong).status_code == 401
+    r = client(server, "10.2.1.9").post(
+        "/api/login", json={"username": hugo.name, "password": PASSWORD}
+    )
+    assert r.status_code == 429  # even the right password waits now
+    assert "this username" in r.json()["detail"] and "try again in" in r.json()["detail"]
+    assert 0 < int(r.headers["Retry-After"]) <= 60
+    assert r.json()["retry_after"] == int(r.headers["Retry-After"])
+    assert hugo.http.get("/api/me").status_code == 200  # an open session is not affected
+
+    # one address trying many names: TAVERNA_LOGIN_LIMIT_ADDRESS=6/60
+    c = client(server, "10.2.2.1")
+    for _ in range(6):
+        body = {"username": unique("Ghost"), "password": "not the password"}
+        assert c.post("/api/login", json=body).status_code == 401
+    r = c.post("/api/login", json={"username": unique("Ghost"), "password": "whatever123"})
+    assert r.status_code == 429 and "your address" in r.json()["detail"]
+    assert "Retry-After" in r.headers
+    # another address is not held back by it
+    ivo = Member(server, "Ivo", "10.2.3.1")
+    r = client(server, "10.2.3.2").post(
+        "/api/login", json={"username": ivo.name, "password": PASSWORD}
+    )
+    assert r.status_code == 200
+
+
+def test_registrations_are_limited_per_address(server: Server) -> None:
+    c = client(server, "10.4.0.1")
+    for _ in range(3):  # TAVERNA_REGISTER_LIMIT=3/60
+        r = c.post("/api/register", json={"username": unique("Reg"), "password": PASSWORD})
+        assert r.status_code == 201
+        c.post("/api/logout")
+    r = c.post("/api/register", json={"username": unique("Reg"), "password": PASSWORD})
+    assert r.status_code == 429 and "registrations from your address" in r.json()["detail"]
+    assert int(r.headers["Retry-After"]) > 0
+
+
+def test_official_tables_seat_registered_humans_with_the_stake(server: Server) -> None:
+    jon = Member(server, "Jon", "10.3.0.1")
+    kim = Member(server, "Kim", "10.3.0.2")
+    guest = Person(server, "Luca")
+    r = guest.http.post("/api/tables", json={"game": "dominoes", "official": True, "stake": 10})
+    assert r.status_code == 403 and "registered" in r.json()["detail"]
+    r = jon.http.post("/api/tables", json={"game": "dominoes", "official": True})
+    assert r.status_code == 422 and "stake" in r.json()["detail"]
+    r = jon.http.post("/api/tables", json={"game": "dominoes", "stake": 10})
+    assert r.status_code == 422 and "only for official" in r.json()["detail"]
+    r = jon.http.post(
+        "/api/tables",
+        json={"game": "dominoes", "official": True, "stake": 10, "bots": {1: "greedy"}},
+    )
+    assert r.status_code == 422 and "no bots" in r.json()["detail"]
+    r = jon.http.post("/api/tables", json={"game": "dominoes", "official": True, "stake": 0})
+    assert r.status_code == 422
+
+    table = jon.create("dominoes", official=True, stake=2000)
+    assert table["official"] is True and table["stake"] == 2000
+    assert table["options"]["official"] is True
+    tid = table["id"]
+    r = guest.http.post(f"/api/tables/{tid}/seats/0")
+    assert r.status_code == 403 and "registered" in r.json()["detail"]
+    r = kim.http.post(f"/api/tables/{tid}/seats/0")
+    assert (
+        r.status_code == 409 and "the stake is 2000 chips and you have 1000" in r.json()["detail"]
+    )
+    r = jon.http.post(f"/api/tables/{tid}/seats/1/bot", json={"level": "greedy"})
+    assert r.status_code == 409 and "humans only" in r.json()["detail"]
+
+    listed = httpx.get(f"{server.http}/api/tables").json()["tables"]
+    assert next(t for t in listed if t["id"] == tid)["official"] is True
+
+
+def test_the_ranking_of_an_unknown_game(server: Server) -> None:
+    r = httpx.get(f"{server.http}/api/ranking/chess")
+    assert r.status_code == 404 and "unknown game" in r.json()["detail"]
+    r = httpx.get(f"{server.http}/api/ranking/mus")
+    assert r.status_code == 200 and r.json()["game"] == "mus"

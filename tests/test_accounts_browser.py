@@ -1,0 +1,117 @@
+"""The club pages in a real browser: registration, the ledger, the ranking, a profile.
+
+Playwright drives Debian's Chromium (``/usr/bin/chromium``), never a browser
+download; without either the tests are skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from .accounts_helpers import ACCOUNT_ENV, unique, wait_finished
+from .server_helpers import Server, database_url
+from .test_accounts_play import official_dominoes, play_all
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+if not os.path.exists(CHROMIUM):  # pragma: no cover - a machine without Debian's Chromium
+    pytest.skip("no Chromium at /usr/bin/chromium", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(database_url("sqlite", tmp_path_factory.mktemp("club")), **ACCOUNT_ENV).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_register_see_the_ledger_log_out_and_in(server: Server, page: Any) -> None:
+    name = unique("Rosa")
+    page.goto(f"{server.http}/account")
+    form = page.locator("#register-form")
+    form.locator("input[name=username]").fill(name)
+    form.locator("input[name=password]").fill("short")
+    form.locator("button").click()
+    error = form.locator(".error")
+    playwright_api.expect(error).to_contain_text("at least 10 characters")
+
+    form.locator("input[name=password]").fill("a long enough secret")
+    form.locator("button").click()
+    playwright_api.expect(page.locator("h1")).to_have_text(f"Logged in as {name}")
+    playwright_api.expect(page.locator("#chips")).to_have_text("1000")
+    playwright_api.expect(page.locator("#ledger tbody tr")).to_have_count(1)
+    playwright_api.expect(page.locator("#ledger tbody")).to_contain_text("Welcome gift")
+    cookie = next(c for c in page.context.cookies() if c["name"] == "taverna_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+
+    page.locator("#logout").click()
+    login = page.locator("#login-form")
+    login.locator("input[name=username]").fill(name)
+    login.locator("input[name=password]").fill("not the secret")
+    login.locator("button").click()
+    playwright_api.expect(login.locator(".error")).to_have_text("wrong username or password")
+    login.locator("input[name=password]").fill("a long enough secret")
+    login.locator("button").click()
+    playwright_api.expect(page.locator("h1")).to_have_text(f"Logged in as {name}")
+
+
+def test_the_ranking_page_and_a_profile(server: Server, page: Any) -> None:
+    (ana, bea), tid = official_dominoes(server, "10.20.0.1", "10.20.0.2", target=40)
+
+    async def go() -> None:
+        seats = [ana.seat(tid), bea.seat(tid)]
+        await play_all(seats)
+        for s in seats:
+            await s.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's own loop runs in this thread
+        pool.submit(asyncio.run, go()).result()
+    table = wait_finished(server, tid)
+    winner, loser = (ana, bea) if table["result"]["winner"] == 0 else (bea, ana)
+
+    page.goto(f"{server.http}/ranking/muggins-dominoes")
+    playwright_api.expect(page.locator("h1")).to_have_text("Ranking: Muggins dominoes")
+    row = page.locator("tbody tr", has_text=winner.name)
+    playwright_api.expect(row.locator("td").nth(2)).to_have_text("12")
+    playwright_api.expect(
+        page.locator("tbody tr", has_text=loser.name).locator("td").nth(2)
+    ).to_have_text("-10")
+    page.locator("nav.tabs a", has_text="Mus").click()
+    playwright_api.expect(page.locator("main")).to_contain_text("Nobody is ranked yet")
+    page.go_back()
+
+    page.locator("a", has_text=winner.name).click()
+    playwright_api.expect(page.locator("h1")).to_have_text(winner.name)
+    game = page.locator("main table").nth(1).locator("tbody tr").first
+    playwright_api.expect(game).to_contain_text("won")
+    playwright_api.expect(game).to_contain_text("+12")
+    assert game.locator("a", has_text="Replay").get_attribute("href") == f"/#/replay/{tid}"

@@ -1,0 +1,186 @@
+"""The chip ledger and ratings in the database itself: constraints, once-only, migrations."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import IntegrityError
+
+from taverna.store.accounts import AccountStore, NotEnoughChips
+from taverna.store.db import MIGRATIONS, normalize_url
+from taverna.store.repo import Conflict, Store
+
+from .server_helpers import database_url, drop_database
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    u = database_url(request.param, tmp_path)
+    yield u
+    drop_database(u)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def two_players_at_an_official_table(
+    store: Store, stake: int = 100
+) -> tuple[AccountStore, str, str, str]:
+    accounts = AccountStore(store)
+    a = await accounts.register("Ana", "ana", "hash", None)
+    b = await accounts.register("Bea", "bea", "hash", None)
+    table = await store.create_table(
+        "muggins-dominoes", 2, {"target": 50}, {"official": True, "stake": stake}, a
+    )
+    await store.set_seat(table.id, 0, player=a)
+    await store.set_seat(table.id, 1, player=b)
+    return accounts, table.id, a["id"], b["id"]
+
+
+def test_settling_twice_moves_nothing_twice(url: str) -> None:
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts, tid, a, b = await two_players_at_an_official_table(store)
+            await accounts.hold_stakes(tid)
+            await store.set_status(tid, "playing")
+            with pytest.raises(Conflict, match="is playing"):
+                await accounts.hold_stakes(tid)  # a second start holds nothing more
+            first = await accounts.settle(tid, "muggins-dominoes", {a})
+            again = await accounts.settle(tid, "muggins-dominoes", {a})
+            assert first == again
+            assert first["points"] == {a: 12, b: -10} and first["chips"] == {a: 100, b: -100}
+            assert (await accounts.me(a))["chips"] == 1100
+            assert (await accounts.me(b))["chips"] == 900
+            # an abandonment after the end does not count
+            assert await accounts.abandon(tid, "muggins-dominoes", b) is False
+            total, rows = await accounts.ranking("muggins-dominoes")
+            assert total == 2 and [(r["player"], r["points"], r["rank"]) for r in rows] == [
+                ("Ana", 12, 1),
+                ("Bea", -10, 2),
+            ]
+        finally:
+            store.close()
+
+    run(go())
+
+
+def test_an_abandonment_counts_once(url: str) -> None:
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts, tid, _, b = await two_players_at_an_official_table(store)
+            await accounts.hold_stakes(tid)
+            assert await accounts.abandon(tid, "muggins-dominoes", b) is True
+            assert await accounts.abandon(tid, "muggins-dominoes", b) is False
+            me = await accounts.me(b)
+            assert me["ratings"]["muggins-dominoes"]["points"] == -20
+        finally:
+            store.close()
+
+    run(go())
+
+
+def test_balances_never_go_negative(url: str) -> None:
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts, tid, a, _ = await two_players_at_an_official_table(store, stake=1001)
+            with pytest.raises(NotEnoughChips, match="fewer than the stake of 1001"):
+                await accounts.hold_stakes(tid)
+            assert (await accounts.me(a))["chips"] == 1000
+            assert len(await accounts.ledger(a)) == 1  # the welcome only: all or nothing
+
+            def below_zero(s: Any) -> None:
+                s.execute(text("UPDATE players SET chips = -1 WHERE id = :id"), {"id": a})
+
+            with pytest.raises(IntegrityError):  # the database's own check stands behind
+                await store.run(below_zero)
+        finally:
+            store.close()
+
+    run(go())
+
+
+def test_same_address_refunds(url: str) -> None:
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts, tid, a, b = await two_players_at_an_official_table(store)
+            await accounts.note_address(tid, a, "192.0.2.1")
+            await accounts.note_address(tid, a, "192.0.2.1")  # noted once
+            await accounts.note_address(tid, b, "192.0.2.1")
+            await accounts.hold_stakes(tid)
+            assert await accounts.abandon(tid, "muggins-dominoes", b) is False
+            done = await accounts.settle(tid, "muggins-dominoes", {a})
+            assert done["ranked"] is False and done["points"] == {}
+            assert done["chips"] == {a: 0, b: 0}
+            assert (await accounts.me(a))["chips"] == (await accounts.me(b))["chips"] == 1000
+        finally:
+            store.close()
+
+    run(go())
+
+
+def test_migration_keeps_guest_sessions_and_goes_back(url: str) -> None:
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    command.upgrade(cfg, "0001")
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO players (id, name, token_hash, created_at) "
+                "VALUES ('g1', 'Guest', :h, CURRENT_TIMESTAMP)"
+            ),
+            {"h": "a" * 64},
+        )
+    engine.dispose()
+    command.upgrade(cfg, "head")
+
+    async def go() -> None:
+        store = Store(url)
+        try:
+
+            def q(s: Any) -> Any:
+                return s.execute(text("SELECT player_id FROM sessions")).scalar_one()
+
+            assert await store.run(q) == "g1"
+        finally:
+            store.close()
+
+    run(go())
+    command.downgrade(cfg, "0001")
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT token_hash FROM players")).scalar_one() == "a" * 64
+    engine.dispose()
+    command.upgrade(cfg, "head")
+
+
+def test_an_expired_session_is_no_session(url: str) -> None:
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts = AccountStore(store)
+            a = await accounts.register("Ana", "ana", "hash", None)
+            old = await accounts.new_session(a["id"], days=-1)
+            assert await store.player_by_token(old) is None
+            fresh = await accounts.new_session(a["id"], days=1)
+            assert (await store.player_by_token(fresh))["registered"] is True  # type: ignore[index]
+            await accounts.end_session(fresh)
+            assert await store.player_by_token(fresh) is None
+        finally:
+            store.close()
+
+    run(go())

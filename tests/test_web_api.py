@@ -1,0 +1,101 @@
+"""The server's help for the web client: a finished game replayed step by step,
+and practice tables whose bots forget to claim (so people can call Muggins!)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from taverna.games.record import load_record
+
+from .server_helpers import Person, Server, database_url
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(database_url("sqlite", tmp_path_factory.mktemp("db"))).start()
+    yield srv
+    srv.stop()
+
+
+def finished(person: Person, tid: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        table = person.http.get(f"/api/tables/{tid}").json()["table"]
+        if table["status"] == "finished":
+            return table
+        time.sleep(0.1)
+    raise AssertionError(f"table {tid} did not finish")
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "settings"),
+    [
+        ("muggins-dominoes", 3, {"target": 40}),
+        ("muggins-cards", 2, {"target": 20}),
+        ("mus", 4, {"cows": 1, "games_per_cow": 1}),
+    ],
+)
+def test_replay_reveals_every_hand_step_by_step(
+    server: Server, game: str, seats: int, settings: dict[str, Any]
+) -> None:
+    ana = Person(server, "Ana")
+    bots = {str(s): "greedy" for s in range(seats)}
+    table = ana.create(game, seats=seats, settings=settings, bots=bots)
+    tid = table["id"]
+    assert ana.http.get(f"/api/games/{tid}/replay").status_code == 409  # not finished
+    ana.start(tid)
+    finished(ana, tid)
+    r = ana.http.get(f"/api/games/{tid}/replay")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["table"]["id"] == tid
+    steps = body["steps"]
+    record = ana.http.get(f"/api/games/{tid}/record").json()["record"]
+    assert len(steps) == len(record["actions"]) + 1
+    assert steps[0]["action"] is None and steps[0]["events"][0]["type"] == "deal"
+    assert [s["action"] for s in steps[1:]] == record["actions"]
+    # step k is the state after k actions, every seat's hand revealed
+    rec = load_record(json.dumps(record))
+    state = rec.game.start(rec.seats, rec.settings, rec.deals)
+    for k, step in enumerate(steps):
+        if k:
+            state.apply(rec.actions[k - 1])
+        view = step["view"]
+        assert view["seat"] is None and "legal" not in view
+        assert view["hands"] == [state.view(s)["hand"] for s in range(seats)]
+        if k in (0, len(steps) // 2):
+            # the first deal shows every private part (JSON keys are strings)
+            for e in step["events"]:
+                if e["type"] == "deal":
+                    assert sorted(e["private"]) == [str(s) for s in range(seats)]
+    assert steps[-1]["view"]["over"] is True
+    if game == "mus":
+        assert len(steps[-1]["view"]["discarded_by"]) == 4
+    assert ana.http.get("/api/games/nosuchtable/replay").status_code == 404
+
+
+def test_practice_table_bots_forget_every_claim(server: Server) -> None:
+    ana = Person(server, "Ana")
+    r = ana.http.post("/api/tables", json={"game": "muggins-cards", "bot_forget": 2})
+    assert r.status_code == 422
+    table = ana.create(
+        "muggins-cards",
+        seats=2,
+        settings={"target": 15},
+        bots={"0": "random", "1": "random"},
+        bot_forget=1,
+    )
+    assert table["options"]["bot_forget"] == 1
+    ana.start(table["id"])
+    finished(ana, table["id"])
+    record = ana.http.get(f"/api/games/{table['id']}/record").json()["record"]
+    kinds = {a["type"] for a in record["actions"]}
+    # forgetful bots never claim after a play nor call Muggins!
+    assert "claim" not in kinds and "muggins" not in kinds
+    plain = Person(server, "Bea").create("muggins-cards")
+    assert "bot_forget" not in plain["options"]

@@ -1,0 +1,500 @@
+"""The web client in a real browser: Playwright driving Debian's Chromium.
+
+A real server (``taverna serve``) runs with quick bots; each test plays in the
+page by clicking, as a person would. Screenshots go to ``test-artifacts/``.
+Chromium comes from Debian (``scripts/ensure-chromium.sh``), never from a
+Playwright download.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .server_helpers import Server, database_url
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+LANG = ROOT / "taverna" / "web" / "static" / "js" / "lang"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.browser
+
+
+def strings(lang: str) -> dict[str, str]:
+    return json.loads((LANG / f"{lang}.json").read_text())  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(
+        database_url("sqlite", tmp_path_factory.mktemp("web")),
+        TAVERNA_BOT_DELAY="0.05",
+    ).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        subprocess.run([str(ROOT / "scripts" / "ensure-chromium.sh")], check=True)
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Browser:
+    """One person's browser tab on the Taverna site."""
+
+    def __init__(self, browser: Any, server: Server, locale: str = "en-US", **context: Any) -> None:
+        self.server = server
+        self.context = browser.new_context(
+            locale=locale,
+            viewport=context.pop("viewport", {"width": 1280, "height": 900}),
+            **context,
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        ARTIFACTS.mkdir(exist_ok=True)
+
+    def open(self, path: str = "/") -> Any:
+        self.page.goto(self.server.http + path)
+        self.page.wait_for_selector(".hero, .table-page, .replay")
+        return self.page
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+    # ----------------------------------------------------------- lobby
+
+    def create_table(
+        self,
+        game: str,
+        name: str,
+        seats: int | None = None,
+        fields: dict[str, str] | None = None,
+        who: list[str] | None = None,
+        practice: bool = False,
+    ) -> str:
+        page = self.page
+        page.click(f"[data-new='{game}']")
+        dialog = page.locator("#name-dialog")
+        if dialog.is_visible():
+            dialog.locator("input").fill(name)
+            dialog.locator("button[value=ok]").click()
+        form = page.locator("#create-dialog form")
+        form.wait_for()
+        if seats is not None:
+            form.locator("select[name=seats]").select_option(str(seats))
+        for field, value in (fields or {}).items():
+            el = form.locator(f"[name={field}]")
+            if el.evaluate("e => e.tagName") == "SELECT":
+                el.select_option(value)
+            else:
+                el.fill(value)
+        for i, w in enumerate(who or []):
+            form.locator(f"[data-who='{i}']").select_option(w)
+        if practice:
+            form.locator("details.more summary").click()
+            form.locator("[name=practice]").check()
+        self.shot(f"create-{game}")
+        form.locator("button[type=submit]").click()
+        page.wait_for_url(re.compile(r"#/table/"))
+        page.wait_for_selector(".felt")
+        return page.url.rsplit("/", 1)[1]
+
+    # ------------------------------------------------------------ play
+
+    def seq(self) -> int:
+        value = self.page.get_attribute(".table-page", "data-seq")
+        return int(value) if value else 0
+
+    def after(self, seq: int, timeout: float = 10000) -> None:
+        """Wait until the table has moved past update ``seq`` (or the game is over)."""
+        self.page.wait_for_function(
+            """seq => {
+                const el = document.querySelector('.table-page');
+                return !el || Number(el.dataset.seq || 0) > seq
+                    || document.querySelector('.game-over');
+            }""",
+            arg=seq,
+            timeout=timeout,
+        )
+
+    def over(self) -> bool:
+        return self.page.locator(".game-over").count() > 0
+
+    def click_and_wait(self, locator: Any) -> None:
+        seq = self.seq()
+        locator.click()
+        self.after(seq)
+
+    def idle(self, seq: int) -> None:
+        """Nothing to do at update ``seq``: wait for the next one."""
+        with contextlib.suppress(playwright_api.TimeoutError):
+            self.after(seq, timeout=3000)
+
+
+def play_loop(tab: Browser, step: Any, seconds: float = 150) -> int:
+    """Call ``step`` (one of our moves, or False to wait) until the game is over."""
+    deadline = time.time() + seconds
+    moves = 0
+    while time.time() < deadline:
+        if tab.over():
+            return moves
+        seq = tab.seq()
+        if step():
+            moves += 1
+        else:
+            tab.idle(seq)
+    raise AssertionError(f"the game did not finish in {seconds} s ({moves} moves made)")
+
+
+# ------------------------------------------------------------------ games
+
+
+def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
+    tab = Browser(browser, server)
+    page = tab.open()
+    tab.shot("lobby")
+    tid = tab.create_table(
+        "muggins-dominoes", "Ana", seats=2, fields={"target": "30"}, who=["me", "greedy"]
+    )
+    page.wait_for_selector(".hand-tile")
+    tab.shot("dominoes-start")
+    state = {"dropped": False, "dragged": False, "keyboard": False}
+
+    def step() -> bool:
+        if not state["dropped"] and tab.seq() > 4:
+            # a network drop: the page reconnects by itself and says so
+            page.evaluate("window.taverna.page.socket.simulateDrop()")
+            page.wait_for_selector("#net[data-reconnected]")
+            state["dropped"] = True
+            tab.shot("dominoes-reconnected")
+        if not state["dragged"]:
+            # drag a tile onto the end it fits
+            onto_end = page.locator(
+                ".hand-tile.playable[data-ends~=left], .hand-tile.playable[data-ends~=right]"
+            ).first
+            if onto_end.count():
+                end = onto_end.get_attribute("data-ends").split()[0]
+                seq = tab.seq()
+                onto_end.drag_to(page.locator(f"[data-end={end}]"))
+                tab.after(seq)
+                state["dragged"] = True
+                return True
+        if state["dragged"] and not state["keyboard"]:
+            # with the keyboard only: focus a tile, Enter, then L or R for the end
+            tile = page.locator(".hand-tile.playable").first
+            if tile.count():
+                ends = tile.get_attribute("data-ends").split()
+                seq = tab.seq()
+                tile.focus()
+                page.keyboard.press("Enter")
+                if len(ends) > 1:
+                    page.wait_for_selector(".end-target.fits")
+                    page.keyboard.press("l" if "left" in ends else "r")
+                tab.after(seq)
+                state["keyboard"] = True
+                return True
+        tile = page.locator(".hand-tile.playable").first
+        if tile.count():
+            seq = tab.seq()
+            tile.click()
+            end = page.locator(".end-target.fits").first
+            if tab.seq() == seq and end.count():
+                # the tile fits both ends: it is selected, now the end
+                end.click()
+            tab.after(seq)
+            return True
+        for act in ("draw", "pass"):
+            button = page.locator(f"[data-act={act}]")
+            if button.count():
+                tab.click_and_wait(button)
+                return True
+        return False
+
+    watcher = Browser(browser, server)
+    watcher.open(f"/#/table/{tid}")
+    watcher.page.wait_for_selector(".felt .line")
+    assert watcher.page.locator(".badge.watching").count() == 1
+    assert watcher.page.locator(".hand-tile").count() == 0  # a spectator sees no tiles
+    watcher.shot("dominoes-spectator")
+    watcher.close()
+
+    moves = play_loop(tab, step)
+    assert moves > 0 and state["dropped"] and state["dragged"] and state["keyboard"]
+    over = page.locator(".game-over")
+    assert "wins" in over.inner_text() or "win!" in over.inner_text()
+    assert over.locator(".final li").count() == 2
+    assert page.locator(".sheet").count() >= 2  # the paper score sheet
+    tab.shot("dominoes-over")
+    page.click("[data-close-over]")
+    page.wait_for_selector(".log-list li[data-event=game_end]")
+    tab.shot("dominoes-final-table")
+
+    # the replay: every hand revealed, step by step
+    page.goto(f"{server.http}/#/replay/{tid}")
+    page.wait_for_selector(".replay-bar")
+    page.click("[data-go=next]")
+    page.wait_for_selector(".plate .tile-small")
+    assert page.locator(".plate .tile:not(.back)").count() >= 7  # the other seat's tiles, shown
+    page.click("[data-go=last]")
+    page.wait_for_selector(".replay .log-list li[data-event], .replay .log-list li.win")
+    tab.shot("dominoes-replay")
+    tab.close()
+
+
+def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
+    tab = Browser(browser, server)
+    page = tab.open()
+    tab.create_table("muggins-cards", "Bea", seats=2, fields={"target": "15"}, who=["me", "greedy"])
+    page.wait_for_selector(".hand-card")
+    tab.shot("cards-start")
+    # an action the rules refuse: the page shows the server's reason
+    page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
+    toast = page.locator(".toast.error")
+    toast.wait_for()
+    assert "cannot claim" in toast.inner_text()
+    tab.shot("cards-refused")
+
+    def step() -> bool:
+        for act in ("claim", "muggins"):
+            button = page.locator(f"[data-act={act}]")
+            if button.count():
+                tab.click_and_wait(button)
+                return True
+        card = page.locator("button.hand-card.playable").first
+        if card.count():
+            tab.click_and_wait(card)
+            return True
+        go = page.locator("[data-act=go]")
+        if go.count():
+            tab.click_and_wait(go)
+            return True
+        return False
+
+    play_loop(tab, step)
+    tab.shot("cards-over")
+    assert page.locator(".game-over .final li").count() == 2
+    tab.close()
+
+
+def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
+    tab = Browser(browser, server)
+    page = tab.open()
+    tab.create_table(
+        "mus",
+        "Carla",
+        fields={"cows": "1", "games_per_cow": "1"},
+        who=["me", "greedy", "greedy", "greedy"],
+    )
+    page.wait_for_selector(".mus-table")
+    tab.shot("mus-start")
+    did: set[str] = set()
+
+    def step() -> bool:
+        actions = page.locator(".mus-actions")
+        if not actions.count():
+            return False
+        if page.locator("[data-discard]").count():
+            # choose the first card, then discard it
+            page.locator(".mus-hand button.hand-card").first.click()
+            tab.click_and_wait(page.locator("[data-discard]"))
+            did.add("discard")
+            return True
+        if "mus" not in did and page.locator("[data-act=mus]").count():
+            did.add("mus")
+            tab.click_and_wait(page.locator("[data-act=mus]"))
+            return True
+        if page.locator("[data-act=no_mus]").count():
+            tab.click_and_wait(page.locator("[data-act=no_mus]"))
+            return True
+        if "envido" not in did and page.locator("[data-act=bet]").count():
+            page.click("[data-step='1']")  # envido 3
+            assert "3" in page.locator("[data-act=bet]").inner_text()
+            did.add("envido")
+            tab.shot("mus-betting")
+            tab.click_and_wait(page.locator("[data-act=bet]"))
+            return True
+        for act in ("ordago", "accept"):
+            button = page.locator(f"[data-act={act}]")
+            if button.count():
+                did.add(act)
+                tab.click_and_wait(button)
+                return True
+        button = page.locator(".mus-actions button:not([disabled])").first
+        if button.count():
+            tab.click_and_wait(button)
+            return True
+        return False
+
+    play_loop(tab, step, seconds=180)
+    tab.shot("mus-over")
+    assert page.locator(".game-over .final li").count() == 2
+    page.click("[data-close-over]")
+    if page.locator("[data-open-summary]").count():
+        page.click("[data-open-summary]")
+    tab.shot("mus-final-table")
+    tab.close()
+
+
+# ------------------------------------------------------------- languages
+
+
+def test_language_from_the_browser_and_switchable(browser: Any, server: Server) -> None:
+    es = Browser(browser, server, locale="es-ES")
+    page = es.open()
+    assert page.locator(".hero h1").inner_text() == strings("es")["lobby.title"]
+    assert page.get_attribute("html", "lang") == "es"
+    es.close()
+
+    tab = Browser(browser, server)
+    page = tab.open()
+    assert page.locator(".hero h1").inner_text() == strings("en")["lobby.title"]
+    for lang in ("it", "nl", "es", "en"):
+        page.select_option("#lang", lang)
+        assert page.locator(".hero h1").inner_text() == strings(lang)["lobby.title"]
+        assert page.locator("[data-new=mus]").inner_text() == strings(lang)["lobby.new_table"]
+        tab.shot(f"lobby-{lang}")
+    # at a table too, and it is remembered
+    tab.create_table("muggins-dominoes", "Dino", seats=2, who=["me", "greedy"])
+    page.select_option("#lang", "it")
+    page.wait_for_selector(f"text={strings('it')['table.scores']}")
+    tab.shot("table-it")
+    page.reload()
+    page.wait_for_selector(".felt")
+    assert page.get_attribute("html", "lang") == "it"
+    page.select_option("#lang", "en")
+    tab.close()
+
+
+def test_every_language_has_every_string() -> None:
+    english = strings("en")
+    for lang in ("it", "nl", "es"):
+        other = strings(lang)
+        assert set(other) == set(english), (lang, set(english) ^ set(other))
+        for key, text in english.items():
+            # the same placeholders in every language
+            assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (
+                lang,
+                key,
+            )
+    # every key the client asks for exists
+    js = "\n".join(p.read_text() for p in (LANG.parent).rglob("*.js"))
+    used = set(re.findall(r"'((?:[a-z]+)(?:\.[a-z0-9_]+)+)'", js))
+    prefixes = {k.split(".")[0] for k in english}
+    missing = {
+        k
+        for k in used
+        if k.split(".")[0] in prefixes and k not in english and f"{k}_one" not in english
+    }
+    assert not missing, missing
+
+
+# ---------------------------------------------------------------- Muggins!
+
+
+def test_calling_muggins_on_a_bot_that_forgot_to_claim(browser: Any, server: Server) -> None:
+    tab = Browser(browser, server)
+    page = tab.open()
+    called = {"done": False}
+    for attempt in range(3):
+        if attempt:
+            page.goto(server.http + "/")
+            page.wait_for_selector(".hero")
+        tab.create_table(
+            "muggins-cards",
+            "Dora",
+            seats=2,
+            fields={"target": "61"},
+            who=["me", "random"],
+            practice=True,
+        )
+        page.wait_for_selector(".hand-card")
+
+        def step() -> bool:
+            muggins = page.locator("[data-act=muggins]")
+            if muggins.count():
+                tab.shot("muggins-chance")
+                tab.click_and_wait(muggins)
+                page.wait_for_selector(".log-list li[data-event=muggins]")
+                called["done"] = True
+                tab.shot("muggins-called")
+                return True
+            claim = page.locator("[data-act=claim]")
+            if claim.count():
+                tab.click_and_wait(claim)
+                return True
+            card = page.locator("button.hand-card.playable").first
+            if card.count():
+                tab.click_and_wait(card)
+                return True
+            go = page.locator("[data-act=go]")
+            if go.count():
+                tab.click_and_wait(go)
+                return True
+            return False
+
+        deadline = time.time() + 90
+        while time.time() < deadline and not called["done"] and not tab.over():
+            seq = tab.seq()
+            if not step():
+                tab.idle(seq)
+        if called["done"]:
+            break
+    assert called["done"], "the bot never left a score unclaimed"
+    entry = page.locator(".log-list li[data-event=muggins]").first.inner_text()
+    assert "Dora" in entry
+    tab.close()
+
+
+# ----------------------------------------------------------------- phones
+
+
+def test_phone_sized_lobby_and_table(browser: Any, server: Server) -> None:
+    tab = Browser(
+        browser,
+        server,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = tab.open()
+    tab.shot("phone-lobby")
+    tab.create_table("mus", "Eva", who=["me", "random", "random", "random"])
+    page.wait_for_selector(".mus-table")
+    # nothing wider than the screen
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 392, width
+    tab.shot("phone-mus")
+    tab.close()
