@@ -377,12 +377,58 @@ def _holders(view: View) -> list[int]:
     return []
 
 
+class Reading:
+    """How often the other pair bets, from the betting a bot has watched this match.
+
+    The policy takes bets as signals of strength (``trust``); against a pair
+    that bets far more often than a sensible one (random play, a bluffer)
+    the signal is worth less, and the bot trusts its own cards more.
+    """
+
+    PRIOR = 20.0  # pseudo-observations at a sensible rate
+    #: the share of bets, raises and órdagos among the other pair's actions this bot sees
+    #: (it sees the lances it speaks in: bets show more than passes) for greedy play ...
+    SENSIBLE = 0.55
+    LOOSE = 0.85  # ... and for random play
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.seen: set[tuple[int, int, int]] = set()
+        self.bets = 0
+        self.actions = 0
+
+    def watch(self, view: View) -> None:
+        hand, lance = view["hand_no"], view["lance_slot"]
+        for i, b in enumerate(view["betting"]):
+            key = (hand, lance, i)
+            if key in self.seen or not (b["seat"] - self.seat) & 1:
+                continue
+            self.seen.add(key)
+            self.actions += 1
+            self.bets += b["type"] in ("bet", "raise", "ordago")
+
+    def trust(self, base: float) -> float:
+        rate = (self.bets + self.PRIOR * self.SENSIBLE) / (self.actions + self.PRIOR)
+        if rate <= self.SENSIBLE + 0.07:
+            return base
+        share = min(1.0, (rate - self.SENSIBLE - 0.07) / (self.LOOSE - self.SENSIBLE - 0.07))
+        return base - share * (base - 0.2)
+
+
 def greedy(bot: Any, view: View, legal: list[Action]) -> Action:
     """The table policy from the bot's view, matched to a legal action."""
     seat = view["seat"]
     phase = ("mus", "discard", "speak", "answer").index(view["phase"])
     betting = _view_betting(view)
     stake, prev, n_bets = _view_stake(betting)
+    reading = bot.__dict__.get("mus_reading")
+    if reading is None:
+        reading = bot.__dict__["mus_reading"] = Reading(seat)
+    reading.watch(view)
+    params = _params(bot)
+    trust = reading.trust(params["trust"])
+    if trust != params["trust"]:
+        params = {**params, "trust": trust}
     code, amount, cards = decide(
         seat,
         [card_id(c) for c in view["hand"]],
@@ -398,7 +444,7 @@ def greedy(bot: Any, view: View, legal: list[Action]) -> Action:
         n_bets=n_bets,
         stones=view["stones"],
         rng=bot.rng,
-        params=_params(bot),
+        params=params,
     )
     return _match(legal, code, amount, cards)
 
