@@ -233,3 +233,14 @@ def test_expert_answers_sensibly_with_a_small_budget() -> None:
     state = _table("12o 12c 3e 3b", mano=1, seat=0)
     play(state, "1 no_mus", "1 bet 2", "2 reject")
     assert _choice(state, "expert", iterations=300)["type"] != "reject"
+
+
+def test_greedy_trusts_the_bets_of_a_loose_pair_less() -> None:
+    reading = mus_bots.Reading(seat=0)
+    assert reading.trust(0.85) == 0.85  # no evidence: bets are signals
+    for hand in range(40):
+        betting = [{"seat": 1, "type": "ordago"}, {"seat": 0, "type": "reject"}]
+        reading.watch({"hand_no": hand, "lance_slot": 0, "betting": betting})
+        reading.watch({"hand_no": hand, "lance_slot": 0, "betting": betting})  # seen twice
+    assert reading.actions == 40
+    assert reading.trust(0.85) < 0.4
