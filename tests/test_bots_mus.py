@@ -239,8 +239,8 @@ def test_greedy_trusts_the_bets_of_a_loose_pair_less() -> None:
     reading = mus_bots.Reading(seat=0)
     assert reading.trust(0.85) == 0.85  # no evidence: bets are signals
     for hand in range(40):
-        betting = [{"seat": 1, "type": "ordago"}, {"seat": 0, "type": "reject"}]
+        betting = [{"seat": 3, "type": "ordago"}, {"seat": 0, "type": "reject"}]
         reading.watch({"hand_no": hand, "lance_slot": 0, "betting": betting})
         reading.watch({"hand_no": hand, "lance_slot": 0, "betting": betting})  # seen twice
-    assert reading.actions == 40
+    assert reading.openings == 40
     assert reading.trust(0.85) < 0.4

@@ -31,6 +31,7 @@ import bisect
 import json
 import math
 import random
+import time
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from importlib import resources
@@ -378,40 +379,48 @@ def _holders(view: View) -> list[int]:
 
 
 class Reading:
-    """How often the other pair bets, from the betting a bot has watched this match.
+    """How often the other pair opens a lance with a bet, from what this bot has seen.
 
     The policy takes bets as signals of strength (``trust``); against a pair
     that bets far more often than a sensible one (random play, a bluffer)
     the signal is worth less, and the bot trusts its own cards more.
+
+    Only the openings of the seat just before ours count: whether it passes
+    or bets, we are the next to speak or the first to answer, so we see
+    every one of them (counting everything seen would over-count bets,
+    which are answered, against passes, which may close the lance unseen).
     """
 
-    PRIOR = 20.0  # pseudo-observations at a sensible rate
-    #: the share of bets, raises and órdagos among the other pair's actions this bot sees
-    #: (it sees the lances it speaks in: bets show more than passes) for greedy play ...
-    SENSIBLE = 0.55
-    LOOSE = 0.85  # ... and for random play
+    PRIOR = 10.0  # pseudo-observations at a sensible rate
+    SENSIBLE = 0.4  # about the greedy policy's share of openings with a bet or órdago ...
+    LOOSE = 0.75  # ... and random play's
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.seen: set[tuple[int, int, int]] = set()
+        self.left = (seat + 3) % 4
+        self.seen: set[tuple[int, int]] = set()
         self.bets = 0
-        self.actions = 0
+        self.openings = 0
 
     def watch(self, view: View) -> None:
-        hand, lance = view["hand_no"], view["lance_slot"]
-        for i, b in enumerate(view["betting"]):
-            key = (hand, lance, i)
-            if key in self.seen or not (b["seat"] - self.seat) & 1:
-                continue
-            self.seen.add(key)
-            self.actions += 1
-            self.bets += b["type"] in ("bet", "raise", "ordago")
+        key = (view["hand_no"], view["lance_slot"])
+        if key in self.seen:
+            return
+        for b in view["betting"]:
+            if b["seat"] == self.seat:
+                return  # we spoke first: the left seat's opening may go unseen
+            if b["seat"] == self.left:
+                self.seen.add(key)
+                self.openings += 1
+                self.bets += b["type"] in ("bet", "ordago")
+                return
 
     def trust(self, base: float) -> float:
-        rate = (self.bets + self.PRIOR * self.SENSIBLE) / (self.actions + self.PRIOR)
-        if rate <= self.SENSIBLE + 0.07:
+        rate = (self.bets + self.PRIOR * self.SENSIBLE) / (self.openings + self.PRIOR)
+        margin = 0.1
+        if rate <= self.SENSIBLE + margin:
             return base
-        share = min(1.0, (rate - self.SENSIBLE - 0.07) / (self.LOOSE - self.SENSIBLE - 0.07))
+        share = min(1.0, (rate - self.SENSIBLE - margin) / (self.LOOSE - self.SENSIBLE - margin))
         return base - share * (base - 0.2)
 
 
@@ -651,8 +660,11 @@ def likelihood(state: Mus, me: int, params: dict[str, float] = PARAMS) -> float:
     return w
 
 
-#: candidate samples drawn per decision, and how many tries at most per kept one
+#: candidate samples drawn per decision, and the time they may take at most: when the
+#: announcements are rare (three other seats with pares and juego), ``Mus.sample`` rejects
+#: many deals for each one it returns
 POOL = 200
+POOL_SECONDS = 0.15
 
 
 def sampler(game: type[State], view: View, rng: random.Random) -> Callable[[], State]:
@@ -663,7 +675,8 @@ def sampler(game: type[State], view: View, rng: random.Random) -> Callable[[], S
         return lambda: sample(view, rng)
     pool: list[Mus] = []
     weights: list[float] = []
-    for _ in range(POOL):
+    stop = time.perf_counter() + POOL_SECONDS
+    while len(pool) < POOL and (len(pool) < 8 or time.perf_counter() < stop):
         s = sample(view, rng)
         assert isinstance(s, Mus)
         pool.append(s)
