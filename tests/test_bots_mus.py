@@ -205,7 +205,7 @@ def test_weighted_samples_fit_the_view_and_favour_the_bettors() -> None:
     state = _table("1o 2c 4e 5b", mano=1, seat=0)
     play(state, "1 no_mus", "1 bet 4", "2 reject")
     view = state.view(0)
-    draw = mus_bots.sampler(Mus, view, random.Random(2))
+    draw = mus_bots.sampler(make_bot("expert", Mus, 0, seed=2), view)
     t = mus_bots.strength()
     weighted, plain = [], []
     for _ in range(300):

@@ -58,13 +58,15 @@ class ExpertBot(Bot):
         turn = heuristics.turn_actions(self, legal)
         if len(turn) == 1:
             return turn[0]
-        return self.search(view, turn)
+        action = self.search(view, turn)
+        heuristics.chosen(self, view, action)
+        return action
 
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)
         rng = self.rng
         deadline = time.perf_counter() + self.seconds
-        sample = heuristics.sampler(self.game, view, rng)
+        sample = heuristics.sampler(self, view)
         for i in range(self.iterations):
             self._iterate(root, sample())
             if i & 31 == 31 and time.perf_counter() > deadline:

@@ -58,7 +58,7 @@ def rollout_step(state: State, rng: random.Random) -> None:
 
 def register(game: str, **fns: Any) -> None:
     """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=,
-    search_actions=, sampler=, branches=, segment=."""
+    search_actions=, sampler=, chosen=, branches=, segment=."""
     tables: dict[str, dict[str, Any]] = {
         "greedy": GREEDY,
         "optional": OPTIONAL,
@@ -67,6 +67,7 @@ def register(game: str, **fns: Any) -> None:
         "actor": ACTOR,
         "search_actions": SEARCH_ACTIONS,
         "sampler": SAMPLER,
+        "chosen": CHOSEN,
         "branches": BRANCHES,
         "segment": SEGMENT,
     }
@@ -107,20 +108,31 @@ def actor(state: State) -> int | None:
     return acting[0] if acting else None
 
 
-SamplerFn = Callable[[type[State], View, random.Random], Callable[[], State]]
+SamplerFn = Callable[["Bot", View], Callable[[], State]]
+ChosenFn = Callable[["Bot", View, Action], None]
 SAMPLER: dict[str, SamplerFn] = {}
+CHOSEN: dict[str, ChosenFn] = {}
 
 
-def sampler(game: type[State], view: View, rng: random.Random) -> Callable[[], State]:
+def sampler(bot: Bot, view: View) -> Callable[[], State]:
     """A source of full states consistent with ``view`` for one decision's search.
 
-    By default each call is ``game.sample(view, rng)``; a game may weight its
-    samples by what the other seats' play says about their hidden cards.
+    By default each call is ``game.sample(view, bot.rng)``; a game may weight
+    its samples by what the other seats' play says about their hidden cards,
+    and set up its rollout policy for this search.
     """
-    fn = SAMPLER.get(game.game)
+    fn = SAMPLER.get(bot.game.game)
     if fn is not None:
-        return fn(game, view, rng)
+        return fn(bot, view)
+    game, rng = bot.game, bot.rng
     return lambda: game.sample(view, rng)
+
+
+def chosen(bot: Bot, view: View, action: Action) -> None:
+    """Tell the game what a searching bot decided (a game may remember its own play)."""
+    fn = CHOSEN.get(bot.game.game)
+    if fn is not None:
+        fn(bot, view, action)
 
 
 SegmentFn = Callable[[State], Hashable]

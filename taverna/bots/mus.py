@@ -134,6 +134,7 @@ PARAMS: dict[str, float] = {
     "partner_bet": 0.55,  # how strong a partner's bet says the partner is
     "bluff": 0.04,  # chance of a small bet with a weak hand
     "desperate": 0.25,  # below this game-win chance, near the end, órdago is worth it
+    "read": 1.0,  # 0: never lower ``trust`` for a pair that bets too often (see Reading)
 }
 
 #: expected bonus stones of a holder whose hand is unknown (par/medias/duples; juego 2 or 3)
@@ -416,12 +417,42 @@ class Reading:
                 return
 
     def trust(self, base: float) -> float:
-        rate = (self.bets + self.PRIOR * self.SENSIBLE) / (self.openings + self.PRIOR)
+        """The ``trust`` to give the watched seat's bets."""
+        return self.trust_for(self.bets, self.openings, base)
+
+    @classmethod
+    def trust_for(cls, bets: int, openings: int, base: float) -> float:
+        """The ``trust`` a reader gives a seat that opened ``openings`` lances with ``bets``."""
+        rate = (bets + cls.PRIOR * cls.SENSIBLE) / (openings + cls.PRIOR)
         margin = 0.1
-        if rate <= self.SENSIBLE + margin:
+        if rate <= cls.SENSIBLE + margin:
             return base
-        share = min(1.0, (rate - self.SENSIBLE - margin) / (self.LOOSE - self.SENSIBLE - margin))
+        share = min(1.0, (rate - cls.SENSIBLE - margin) / (cls.LOOSE - cls.SENSIBLE - margin))
         return base - share * (base - 0.2)
+
+
+class Memory:
+    """What a Mus bot remembers over a match: its reading of the other pair, its own openings."""
+
+    def __init__(self, seat: int) -> None:
+        self.reading = Reading(seat)
+        self.openings = 0
+        self.bets = 0
+
+    def opened(self, view: View, action: Action) -> None:
+        """Count our own opening of a lance (what the seat after us reads of us)."""
+        if view["phase"] != "speak" or any(b["seat"] == view["seat"] for b in view["betting"]):
+            return
+        self.openings += 1
+        self.bets += action.type in ("bet", "ordago")
+
+
+def _memory(bot: Any) -> Memory:
+    memory = bot.__dict__.get("mus_memory")
+    if memory is None:
+        memory = bot.__dict__["mus_memory"] = Memory(bot.seat)
+    assert isinstance(memory, Memory)
+    return memory
 
 
 def greedy(bot: Any, view: View, legal: list[Action]) -> Action:
@@ -430,14 +461,13 @@ def greedy(bot: Any, view: View, legal: list[Action]) -> Action:
     phase = ("mus", "discard", "speak", "answer").index(view["phase"])
     betting = _view_betting(view)
     stake, prev, n_bets = _view_stake(betting)
-    reading = bot.__dict__.get("mus_reading")
-    if reading is None:
-        reading = bot.__dict__["mus_reading"] = Reading(seat)
-    reading.watch(view)
+    memory = _memory(bot)
+    memory.reading.watch(view)
     params = _params(bot)
-    trust = reading.trust(params["trust"])
-    if trust != params["trust"]:
-        params = {**params, "trust": trust}
+    if params["read"]:
+        trust = memory.reading.trust(params["trust"])
+        if trust != params["trust"]:
+            params = {**params, "trust": trust}
     code, amount, cards = decide(
         seat,
         [card_id(c) for c in view["hand"]],
@@ -530,10 +560,15 @@ def policy_action(state: Mus, rng: random.Random, params: dict[str, float] = PAR
     return MusAction(seat, code, amount, cards)
 
 
+#: the policy's parameters per pair in the current search's rollouts: set by :func:`sampler`
+#: at the start of each search (a search runs to its end before the next one starts)
+ROLLOUT_PARAMS: list[dict[str, float]] = [PARAMS, PARAMS]
+
+
 def rollout(state: State, rng: random.Random) -> None:
     """One policy step: every seat plays the table policy with its own cards."""
     assert isinstance(state, Mus)
-    state.apply(policy_action(state, rng))
+    state.apply(policy_action(state, rng, ROLLOUT_PARAMS[state.turn & 1]))
 
 
 def standing(state: State) -> list[float]:
@@ -667,9 +702,23 @@ POOL = 200
 POOL_SECONDS = 0.15
 
 
-def sampler(game: type[State], view: View, rng: random.Random) -> Callable[[], State]:
-    """Samples consistent with the view, weighted by how well they explain the betting."""
+def sampler(bot: Any, view: View) -> Callable[[], State]:
+    """Samples consistent with the view, weighted by how well they explain the betting.
+
+    Also sets the rollout policy for this search: our pair trusts the other
+    pair's bets as our reading of them says, and the other pair trusts ours
+    as much as our own openings so far deserve (a pair that is seen to bet
+    at every turn gets called).
+    """
     me = view["seat"]
+    memory = _memory(bot)
+    memory.reading.watch(view)
+    base = PARAMS["trust"]
+    ours = {**PARAMS, "trust": memory.reading.trust(base)}
+    theirs = {**PARAMS, "trust": Reading.trust_for(memory.bets, memory.openings, base)}
+    ROLLOUT_PARAMS[me & 1] = ours
+    ROLLOUT_PARAMS[1 - (me & 1)] = theirs
+    game, rng = bot.game, bot.rng
     sample = game.sample
     if view["phase"] in ("mus", "discard") or (not view["lances"] and not view["betting"]):
         return lambda: sample(view, rng)
@@ -714,6 +763,7 @@ heuristics.register(
     standing=standing,
     search_actions=search_actions,
     sampler=sampler,
+    chosen=lambda bot, view, action: _memory(bot).opened(view, action),
     branches=branches,
     segment=segment,
 )
