@@ -160,6 +160,9 @@ def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) ->
 #: UCB exploration constant per game (default 0.7); the expert's ``exploration`` overrides it
 EXPLORATION: dict[str, float] = {}
 
+#: games whose expert compares its root actions on common random numbers (see ExpertBot)
+PAIRED: set[str] = set()
+
 #: search iterations per decision per game (default 1200); the expert's ``iterations`` overrides
 ITERATIONS: dict[str, int] = {}
 

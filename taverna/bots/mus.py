@@ -770,3 +770,4 @@ heuristics.register(
 heuristics.SCALE["mus"] = 1.0
 heuristics.EXPLORATION["mus"] = 0.3
 heuristics.ITERATIONS["mus"] = 3000  # about 0.4 s a decision on one core
+heuristics.PAIRED.add("mus")
