@@ -99,6 +99,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
     score_sum = [0.0] * k
     score_n = [0] * k
     seconds = [0.0] * k
+    slowest = [0.0] * k
     decisions = [0] * k
     pairwise: list[tuple[int, int, float]] = []
     capped = 0
@@ -116,6 +117,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
             e = side_entry[cls.side_of(seat)]
             seconds[e] += out.seconds[seat]
             decisions[e] += out.decisions[seat]
+            slowest[e] = max(slowest[e], out.slowest[seat] if out.slowest else 0.0)
         for a in range(k):
             for b in range(a + 1, k):
                 ea, eb = side_entry[a], side_entry[b]
@@ -148,6 +150,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
                 "seconds_per_decision": round(seconds[e] / decisions[e], 6)
                 if decisions[e]
                 else 0.0,
+                "max_seconds_per_decision": round(slowest[e], 4),
                 "elo": ratings[e],
             }
         )
@@ -226,7 +229,17 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
         title=f"{report['game']}: {report['games']} games "
         f"({report['draws']} capped as draws) in {seconds:.1f} s"
     )
-    for col in ("bot", "wins", "win rate", "95 % CI", "mean score", "s/decision", "rating"):
+    columns = (
+        "bot",
+        "wins",
+        "win rate",
+        "95 % CI",
+        "mean score",
+        "s/decision",
+        "slowest",
+        "rating",
+    )
+    for col in columns:
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in report["bots"]:
         lo, hi = b["ci95"]
@@ -237,6 +250,7 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
             f"{lo:.1%}–{hi:.1%}",
             f"{b['mean_score']:.1f}",
             f"{b['seconds_per_decision'] * 1000:.2f} ms",
+            f"{b.get('max_seconds_per_decision', 0.0) * 1000:.0f} ms",
             f"{b['elo']:.0f}",
         )
     Console().print(table)

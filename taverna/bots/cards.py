@@ -42,10 +42,18 @@ def points_of(total: int, value: int, limit: int) -> int:
     return new if new % 5 == 0 else 0
 
 
+#: weights of the greedy choice (tuned against random and greedy play)
+RISK = 1.2  # the points the next player can expect to score on the new total
+FOLLOW = 1.0  # the points we can expect to score on our next turn
+KEEP = 1.5  # holding a five or a ten for a multiple of five
+
+
 def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
-    """Score now; keep fives and tens; avoid leaving totals the next player can score on."""
+    """Score now; keep fives and tens; avoid totals the next player can score on,
+    prefer those we can score on after a reply."""
     plays = [a for a in legal if isinstance(a, CardAction) and a.type in ("play", "go")]
     total, limit = view["total"], view["limit"]
+    hand = [VALUE[card_id(c)] for c in view["hand"]]
     seen = {card_id(c) for c in view["hand"]} | {card_id(c) for c in view["pile"]}
     seen |= {card_id(c) for c in view["discards"]}
     unknown = [VALUE[c] for c in range(52) if c not in seen]
@@ -58,11 +66,22 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
         v = VALUE[a.card]
         new = total + v
         score = points_of(total, v, limit)
-        risk = 0.0
+        risk = follow = 0.0
         if new < limit and unknown:
-            risk = sum(points_of(new, u, limit) for u in unknown if new + u <= limit) / len(unknown)
-        keep = 1.5 if v in (5, 10) and not score else 0.0  # fives and tens hit multiples
-        value = score - 0.8 * risk - keep + 0.05 * v + 0.01 * bot.rng.random()
+            rest = hand[:]
+            rest.remove(v)
+            for u in unknown:
+                after = new + u
+                if after > limit:
+                    continue
+                risk += points_of(new, u, limit)
+                follow += max(
+                    (points_of(after, w, limit) for w in rest if after + w <= limit), default=0
+                )
+            risk /= len(unknown)
+            follow /= len(unknown)
+        keep = KEEP if v in (5, 10) and not score else 0.0  # fives and tens hit multiples
+        value = score - RISK * risk + FOLLOW * follow - keep + 0.05 * v + 0.01 * bot.rng.random()
         if best is None or value > best[0]:
             best = (value, a)
     assert best is not None, "no play or go in the legal actions"

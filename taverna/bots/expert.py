@@ -12,7 +12,9 @@ each side's standing over the rollout (see :func:`heuristics.standing`).
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..games.base import Action, State, View
@@ -34,8 +36,10 @@ class _Node:
 class ExpertBot(Bot):
     """Determinized search with an iteration and a time budget.
 
-    Options: ``iterations`` (default 1200), ``seconds`` (default 0.8, a cap per
-    decision), ``exploration`` (UCB constant, default 0.7).
+    Options: ``iterations`` (default 1200; Mus 3000), ``seconds`` (default 0.8,
+    a cap per decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3),
+    ``paired`` (compare the root's actions on common random numbers instead of
+    growing a tree; default on for the games in ``heuristics.PAIRED``: Mus).
     """
 
     name = "expert"
@@ -44,9 +48,12 @@ class ExpertBot(Bot):
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
     ) -> None:
         super().__init__(game, seat, seed, **options)
-        self.iterations = int(options.get("iterations", 1200))
+        default_n = heuristics.ITERATIONS.get(game.game, 1200)
+        self.iterations = int(options.get("iterations", default_n))
         self.seconds = float(options.get("seconds", 0.8))
-        self.exploration = float(options.get("exploration", 0.7))
+        self.paired = bool(options.get("paired", game.game in heuristics.PAIRED))
+        default_c = heuristics.EXPLORATION.get(game.game, 0.7)
+        self.exploration = float(options.get("exploration", default_c))
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
@@ -56,15 +63,19 @@ class ExpertBot(Bot):
         turn = heuristics.turn_actions(self, legal)
         if len(turn) == 1:
             return turn[0]
-        return self.search(view, turn)
+        action = self.search(view, turn)
+        heuristics.chosen(self, view, action)
+        return action
 
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)
         rng = self.rng
         deadline = time.perf_counter() + self.seconds
-        sample = self.game.sample
+        sample = heuristics.sampler(self, view)
+        if self.paired:
+            return self._paired(legal, sample, deadline)
         for i in range(self.iterations):
-            self._iterate(root, sample(view, rng))
+            self._iterate(root, sample())
             if i & 31 == 31 and time.perf_counter() > deadline:
                 break
         allowed = set(legal)
@@ -74,6 +85,47 @@ class ExpertBot(Bot):
         )
         return ranked[-1][2] if ranked else rng.choice(legal)
 
+    def _paired(self, legal: list[Action], sample: Callable[[], State], deadline: float) -> Action:
+        """The root's actions compared on common random numbers.
+
+        Each sample is played out after every one of the root's actions, each
+        time with the same rollout seed, and the action with the best total
+        wins: the luck of the deal, which dwarfs the difference between two
+        bets in Mus, cancels out of the comparison. This is the tree cut to
+        its root, every child expanded on every determinization.
+        """
+        rng = self.rng
+        me = self.seat
+        allowed = set(legal)
+        actions: list[Action] = []
+        totals: list[float] = []
+        done = 0
+        while done < self.iterations:
+            state = sample()
+            if not actions:
+                actions = [a for a in heuristics.search_actions(state, me) if a in allowed]
+                actions = actions or legal
+                totals = [0.0] * len(actions)
+            hand = state.hand_no
+            before = heuristics.standing(state)
+            seed = rng.getrandbits(64)
+            for j, a in enumerate(actions):
+                s = state.clone() if j + 1 < len(actions) else state
+                s.apply(a)
+                self._rollout(s, random.Random(seed), hand)
+                totals[j] += heuristics.rewards(s, before)[me]
+            done += len(actions)
+            if time.perf_counter() > deadline:
+                break
+        return actions[max(range(len(actions)), key=totals.__getitem__)]
+
+    @staticmethod
+    def _rollout(state: State, rng: random.Random, hand: int) -> None:
+        depth = heuristics.DEPTH.get(state.game, 10_000)
+        while not state.over and state.hand_no == hand and state.to_act and depth > 0:
+            heuristics.rollout_step(state, rng)
+            depth -= 1
+
     def _iterate(self, root: _Node, state: State) -> None:
         rng = self.rng
         hand = state.hand_no
@@ -81,10 +133,17 @@ class ExpertBot(Bot):
         node = root
         path: list[_Node] = []
         c = self.exploration
+        me = self.seat
+        root_segment = heuristics.segment(state)
         while not state.over and state.hand_no == hand:
             seat = heuristics.actor(state)
             if seat is None:
                 break
+            if not heuristics.branches(state, seat, me, root_segment):
+                if heuristics.segment(state) != root_segment:
+                    break  # nothing left to branch on: the rollout plays on
+                heuristics.rollout_step(state, rng)  # another seat plays its policy
+                continue
             acts = heuristics.search_actions(state, seat)
             children = node.children
             untried = []
@@ -111,10 +170,7 @@ class ExpertBot(Bot):
             node = children[best]
             state.apply(best)
             path.append(node)
-        depth = heuristics.DEPTH.get(state.game, 10_000)
-        while not state.over and state.hand_no == hand and state.to_act and depth > 0:
-            heuristics.rollout_step(state, rng)
-            depth -= 1
+        self._rollout(state, rng, hand)
         rewards = heuristics.rewards(state, before)
         for n in path:
             n.visits += 1

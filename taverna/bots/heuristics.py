@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from ..games.base import Action, State, View
@@ -57,7 +57,8 @@ def rollout_step(state: State, rng: random.Random) -> None:
 
 
 def register(game: str, **fns: Any) -> None:
-    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=."""
+    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=,
+    search_actions=, sampler=, chosen=, branches=, segment=."""
     tables: dict[str, dict[str, Any]] = {
         "greedy": GREEDY,
         "optional": OPTIONAL,
@@ -65,6 +66,10 @@ def register(game: str, **fns: Any) -> None:
         "standing": STANDING,
         "actor": ACTOR,
         "search_actions": SEARCH_ACTIONS,
+        "sampler": SAMPLER,
+        "chosen": CHOSEN,
+        "branches": BRANCHES,
+        "segment": SEGMENT,
     }
     for kind, fn in fns.items():
         tables[kind][game] = fn
@@ -102,6 +107,64 @@ def actor(state: State) -> int | None:
     acting = state.to_act
     return acting[0] if acting else None
 
+
+SamplerFn = Callable[["Bot", View], Callable[[], State]]
+ChosenFn = Callable[["Bot", View, Action], None]
+SAMPLER: dict[str, SamplerFn] = {}
+CHOSEN: dict[str, ChosenFn] = {}
+
+
+def sampler(bot: Bot, view: View) -> Callable[[], State]:
+    """A source of full states consistent with ``view`` for one decision's search.
+
+    By default each call is ``game.sample(view, bot.rng)``; a game may weight
+    its samples by what the other seats' play says about their hidden cards,
+    and set up its rollout policy for this search.
+    """
+    fn = SAMPLER.get(bot.game.game)
+    if fn is not None:
+        return fn(bot, view)
+    game, rng = bot.game, bot.rng
+    return lambda: game.sample(view, rng)
+
+
+def chosen(bot: Bot, view: View, action: Action) -> None:
+    """Tell the game what a searching bot decided (a game may remember its own play)."""
+    fn = CHOSEN.get(bot.game.game)
+    if fn is not None:
+        fn(bot, view, action)
+
+
+SegmentFn = Callable[[State], Hashable]
+BranchesFn = Callable[[State, int, int, Hashable], bool]
+SEGMENT: dict[str, SegmentFn] = {}
+BRANCHES: dict[str, BranchesFn] = {}
+
+
+def segment(state: State) -> Hashable:
+    """The part of the game a decision belongs to (default: one for all)."""
+    fn = SEGMENT.get(state.game)
+    return fn(state) if fn is not None else None
+
+
+def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+    """Whether the search tree branches on ``seat``'s decision here (default: always).
+
+    A game may keep the tree to the searching seat's own decisions, the
+    other seats then playing the rollout policy with their own sampled cards.
+    """
+    fn = BRANCHES.get(state.game)
+    return fn(state, seat, root_seat, root_segment) if fn is not None else True
+
+
+#: UCB exploration constant per game (default 0.7); the expert's ``exploration`` overrides it
+EXPLORATION: dict[str, float] = {}
+
+#: games whose expert compares its root actions on common random numbers (see ExpertBot)
+PAIRED: set[str] = set()
+
+#: search iterations per decision per game (default 1200); the expert's ``iterations`` overrides
+ITERATIONS: dict[str, int] = {}
 
 #: how many actions a rollout plays at most, per game (default: to the end of the hand)
 DEPTH: dict[str, int] = {}

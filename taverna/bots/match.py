@@ -26,6 +26,7 @@ class Outcome:
     capped: bool
     decisions: list[int] = field(default_factory=list)  # per seat
     seconds: list[float] = field(default_factory=list)  # per seat
+    slowest: list[float] = field(default_factory=list)  # per seat: the longest decision
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -34,6 +35,7 @@ def decide(
     bots: list[Bot],
     timing: list[float] | None = None,
     asked: list[int] | None = None,
+    slowest: list[float] | None = None,
 ) -> Action | None:
     """Ask the acting seats' bots, optional rights first; the first action wins."""
     acting = state.to_act
@@ -44,8 +46,11 @@ def decide(
     for seat, view in views:
         t0 = time.perf_counter()
         action = bots[seat].choose(view)
+        spent = time.perf_counter() - t0
         if timing is not None:
-            timing[seat] += time.perf_counter() - t0
+            timing[seat] += spent
+        if slowest is not None and spent > slowest[seat]:
+            slowest[seat] = spent
         if asked is not None:
             asked[seat] += 1
         if action is not None:
@@ -62,8 +67,9 @@ def play_game(state: State, bots: list[Bot], seed: int = 0, max_hands: int = 200
     n = state.seats
     decisions = [0] * n
     seconds = [0.0] * n
+    slowest = [0.0] * n
     while not state.over and state.hand_no < max_hands:
-        action = decide(state, bots, seconds, decisions)
+        action = decide(state, bots, seconds, decisions, slowest)
         if action is None:
             break
         state.apply(action)
@@ -76,5 +82,6 @@ def play_game(state: State, bots: list[Bot], seed: int = 0, max_hands: int = 200
         capped=not state.over,
         decisions=decisions,
         seconds=seconds,
+        slowest=slowest,
         extra={k: v for k, v in result.items() if k in ("games", "cows")},
     )

@@ -1,19 +1,773 @@
-"""What the bots know about Mus (RULES.md §3): a pair's standing for search."""
+"""What the bots know about Mus (RULES.md §3).
+
+Hand strength comes from a table computed by simulation and shipped as
+package data (``data/mus_strength.json``, made by ``scripts/mus_strength.py``):
+for each of the 330 hands (multisets of card classes), each lance and each
+position (distance from mano), the chance that the hand's *pair* wins the
+lance against random hands; the expected stones of the hand in pass; the
+expected value of every keep (for discards); and the chance of winning a
+game from any score (for órdagos and the search's rewards).
+
+One policy, :func:`decide`, serves the ``greedy`` bot (from its view) and the
+``expert``'s rollouts (from a sampled state, each seat with its own cards
+only): mus or no mus by the hand's stones in pass, the discard with the best
+keep, and envites from the lance's win probability — bet when strong, accept
+when the game-win chance with the stake beats the one after refusing, raise
+when very strong, órdago when near-certain or when the game is nearly lost.
+An opponent's bet is a signal: the answering hand's probability is
+discounted for each bet the other pair made in the lance.
+
+The expert samples hidden hands consistent with the announcements, weighted
+by how likely the greedy policy would have played the betting seen so far
+(:func:`sampler`), branches only on its own decisions of the current phase
+or lance and lets the other seats play the policy (:func:`branches`), and
+scores a rollout by the change of each pair's expected games won
+(:func:`standing`).
+"""
 
 from __future__ import annotations
 
-from ..games.base import State
+import bisect
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..games.base import Action, State, View
+from ..games.mus import (
+    ACCEPT,
+    ACCEPTED,
+    ACTION_TYPES,
+    ANSWER,
+    BET,
+    CHICA,
+    DISCARD,
+    DISCARD_CARDS,
+    GAME_STONES,
+    GRANDE,
+    IN_PASS,
+    JUEGO,
+    MUS,
+    MUS_PHASE,
+    NO_MUS,
+    ORDAGO,
+    PARES,
+    PASS,
+    RAISE,
+    REFUSED,
+    REJECT,
+    SPEAK,
+    Mus,
+    MusAction,
+)
+from ..games.mus_hands import CARD_CLASS, card_id, evaluate, juego_bonus
 from . import heuristics
+
+# ------------------------------------------------------------------ the tables
+
+DATA_FORMAT = "taverna-mus-strength/1"
+_SIGW = tuple(1 << (3 * c) for c in CARD_CLASS)
+
+
+class Strength:
+    """The shipped hand-strength tables, indexed by hand (0..329) and position (0..3)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        if data.get("format") != DATA_FORMAT:
+            raise ValueError(f"not a {DATA_FORMAT} file: format {data.get('format')!r}")
+        self.data = data
+        self.hands: list[str] = data["hands"]
+        #: class-multiset signature (as in mus_hands.VALUES) -> hand index
+        self.index = {sum(1 << (3 * int(ch)) for ch in key): i for i, key in enumerate(self.hands)}
+        self.grande: list[list[float]] = data["grande"]
+        self.chica: list[list[float]] = data["chica"]
+        self.pares: list[list[list[float]]] = data["pares"]
+        self.juego: list[list[list[float]]] = data["juego"]
+        self.punto: list[list[float]] = data["punto"]
+        self.ev: list[list[float]] = data["ev"]
+        self.keep: dict[str, list[float]] = data["keep"]
+        self.game_win: list[list[float]] = data["game_win"]
+
+    def hand(self, cards: Sequence[int]) -> int:
+        """The hand index of four card ids."""
+        sig = 0
+        for c in cards:
+            sig += _SIGW[c]
+        return self.index[sig]
+
+    def keep_value(self, kept: Sequence[int], pos: int) -> float:
+        """Expected stones in pass after keeping these card ids and drawing the rest."""
+        key = "".join(sorted(str(CARD_CLASS[c]) for c in kept))
+        return self.keep[key][pos]
+
+    def win(self, us: int, them: int) -> float:
+        """The chance that a pair on ``us`` stones wins the game against one on ``them``."""
+        if us >= GAME_STONES:
+            return 1.0
+        if them >= GAME_STONES:
+            return 0.0
+        return self.game_win[max(us, 0)][max(them, 0)]
+
+
+@cache
+def strength() -> Strength:
+    """The tables, loaded once from the package data."""
+    text = resources.files(__package__).joinpath("data/mus_strength.json").read_text("utf-8")
+    return Strength(json.loads(text))
+
+
+# ------------------------------------------------------------------ the policy
+
+#: tunable thresholds of the policy (see docs/bots.md)
+PARAMS: dict[str, float] = {
+    "no_mus": -0.5,  # cut the mus when the hand's stones in pass reach this
+    "bet": 0.5,  # open a lance with a bet from this win probability
+    "bet_big": 0.82,  # ... and bet more from this one
+    "ordago_open": 0.95,  # near the end, open with órdago when the lance is near-certain
+    "raise": 0.8,  # raise an answer from this (discounted) probability
+    "ordago_answer": 0.93,
+    "trust": 0.85,  # the share of the other pair's bets taken as honest (see discount)
+    "partner_bet": 0.55,  # how strong a partner's bet says the partner is
+    "bluff": 0.04,  # chance of a small bet with a weak hand
+    "desperate": 0.25,  # below this game-win chance, near the end, órdago is worth it
+    "read": 1.0,  # 0: never lower ``trust`` for a pair that bets too often (see Reading)
+}
+
+#: expected bonus stones of a holder whose hand is unknown (par/medias/duples; juego 2 or 3)
+PARES_BONUS = 1.3
+JUEGO_BONUS = 2.3
+
+
+def pattern(seat: int, holders: Sequence[int]) -> int:
+    """The announcement pattern index of the data file for ``seat`` (holding itself)."""
+    partner = (seat ^ 2) in holders
+    opponents = ((seat ^ 1) in holders) + ((seat ^ 3) in holders)
+    return 2 * partner + (opponents == 2)
+
+
+def lance_p(
+    t: Strength, hand: int, pos: int, lance: int, punto: bool, seat: int, holders: Sequence[int]
+) -> float:
+    """The chance that ``seat``'s pair wins ``lance`` with this hand, others random."""
+    if lance == GRANDE:
+        return t.grande[hand][pos]
+    if lance == CHICA:
+        return t.chica[hand][pos]
+    if lance == PARES:
+        row = t.pares[hand]
+        return row[pos][pattern(seat, holders)] if row else 0.0
+    if punto:
+        prow = t.punto[hand]
+        return prow[pos] if prow else 0.5
+    row = t.juego[hand]
+    return row[pos][pattern(seat, holders)] if row else 0.0
+
+
+def _bonuses(
+    lance: int, punto: bool, seat: int, holders: Sequence[int], own_points: int, own_kind: int
+) -> tuple[float, float]:
+    """Expected bonus stones at the showdown for our pair and for theirs if they win the lance."""
+    if lance == PARES:
+        ours = own_kind + (PARES_BONUS if (seat ^ 2) in holders else 0.0)
+        theirs = PARES_BONUS * (((seat ^ 1) in holders) + ((seat ^ 3) in holders))
+        return ours, theirs
+    if lance == JUEGO:
+        if punto:
+            return 1.0, 1.0
+        ours = juego_bonus(own_points) + (JUEGO_BONUS if (seat ^ 2) in holders else 0.0)
+        theirs = JUEGO_BONUS * (((seat ^ 1) in holders) + ((seat ^ 3) in holders))
+        return ours, theirs
+    return 0.0, 0.0
+
+
+def speak(
+    t: Strength, p: float, us: int, them: int, rng: random.Random, params: dict[str, float]
+) -> tuple[int, int]:
+    """Open a lance: (PASS|BET|ORDAGO, amount)."""
+    if desperate(t, us, them, params) and p >= 0.6:
+        return ORDAGO, 0  # the game is nearly lost: a likely lance for the whole game
+    if p >= params["ordago_open"] and max(us, them) >= 30:
+        return ORDAGO, 0  # near the end a near-certain lance is worth the game
+    if p >= params["bet_big"]:
+        return BET, 4 if p >= (params["bet_big"] + 1) / 2 else 3
+    if p >= params["bet"]:
+        return BET, 2
+    if rng.random() < params["bluff"]:
+        return BET, 2
+    return PASS, 0
+
+
+def desperate(t: Strength, us: int, them: int, params: dict[str, float]) -> bool:
+    """Near the end of a game that is nearly lost, an órdago is worth trying."""
+    return them >= 30 and t.win(us, them) < params["desperate"]
+
+
+def answer(
+    t: Strength,
+    p: float,
+    *,
+    stake: int,
+    prev: int,
+    ordago: bool,
+    n_bets: int,
+    us: int,
+    them: int,
+    ours: float,
+    theirs: float,
+    params: dict[str, float],
+) -> tuple[int, int]:
+    """Answer the other pair's bet with the (already discounted) probability ``p``."""
+    refuse = t.win(us, them + prev + round(theirs))
+    if ordago:
+        return (ACCEPT, 0) if p > refuse + 0.02 else (REJECT, 0)
+    if (p >= params["ordago_answer"] and max(us, them) >= 30) or (
+        desperate(t, us, them, params) and p >= 0.55
+    ):
+        return ORDAGO, 0
+    if p >= params["raise"] and n_bets < 3:
+        return RAISE, 2
+    win = t.win(us + stake + round(ours), them)
+    lose = t.win(us, them + stake + round(theirs))
+    if p * win + (1 - p) * lose >= refuse:
+        return ACCEPT, 0
+    return REJECT, 0
+
+
+def discount(
+    t: Strength,
+    p: float,
+    seat: int,
+    betting: Sequence[tuple[int, int, int]],
+    us: int,
+    them: int,
+    params: dict[str, float],
+) -> float:
+    """The answering pair's chance once the other pair's betting is taken into account.
+
+    ``p`` is the chance against a random hand. A bet says the other pair's
+    chance was at least the policy's line ``q`` for it, so, taking hand
+    strengths as uniform quantiles, ours is about ``(p - q) / (1 - q)``;
+    a share ``1 - trust`` of bets are taken as bluffs. A partner's bet makes
+    our pair stronger, a partner's refusal weaker.
+    """
+    q = 0.0
+    partner_bet = False
+    partner_rejected = False
+    for s, code, amount in betting:
+        if code in (BET, RAISE, ORDAGO):
+            partner_rejected = False
+            if (s ^ seat) & 1:
+                if code == BET:
+                    q = params["bet"] if amount <= 2 else params["bet_big"]
+                elif code == RAISE:
+                    q = params["raise"]
+                elif desperate(t, them, us, params):
+                    q = 0.6
+                else:
+                    q = params["ordago_open"]
+            elif s != seat:
+                partner_bet = True
+        elif code == REJECT and s == seat ^ 2:
+            partner_rejected = True
+    if partner_bet:
+        p = 1 - (1 - p) * (1 - params["partner_bet"])
+    if partner_rejected:
+        p *= 0.85
+    if q <= 0:
+        return p
+    honest = max(0.0, (p - q) / (1 - q))
+    trust = params["trust"]
+    return trust * honest + (1 - trust) * p
+
+
+def best_keep(t: Strength, hand: Sequence[int], pos: int) -> tuple[int, ...]:
+    """The cards to discard (1 to 4) whose keep has the highest expected value."""
+    best: tuple[float, tuple[int, ...]] | None = None
+    n = len(hand)
+    for mask in range(1, 1 << n):
+        kept = [hand[i] for i in range(n) if not mask >> i & 1]
+        v = t.keep_value(kept, pos)
+        if best is None or v > best[0]:
+            best = (v, tuple(hand[i] for i in range(n) if mask >> i & 1))
+    assert best is not None
+    return best[1]
+
+
+def decide(
+    seat: int,
+    hand: Sequence[int],
+    *,
+    phase: int,
+    mano: int,
+    lance: int,
+    punto: bool,
+    holders: Sequence[int],
+    betting: Sequence[tuple[int, int, int]],
+    stake: int,
+    prev: int,
+    ordago: bool,
+    n_bets: int,
+    stones: Sequence[int],
+    rng: random.Random,
+    params: dict[str, float] = PARAMS,
+) -> tuple[int, int, tuple[int, ...]]:
+    """The policy's choice for ``seat``: (action code, amount, discarded cards)."""
+    t = strength()
+    pos = (seat - mano) % 4
+    if phase == DISCARD:
+        return DISCARD_CARDS, 0, best_keep(t, hand, pos)
+    h = t.hand(hand)
+    if phase == MUS_PHASE:
+        return (NO_MUS if t.ev[h][pos] >= params["no_mus"] else MUS), 0, ()
+    team = seat & 1
+    us, them = stones[team], stones[1 - team]
+    p = lance_p(t, h, pos, lance, punto, seat, holders)
+    if phase == SPEAK:
+        code, amount = speak(t, p, us, them, rng, params)
+        return code, amount, ()
+    p = discount(t, p, seat, betting, us, them, params)
+    v = evaluate(hand)
+    ours, theirs = _bonuses(lance, punto, seat, holders, v.points, v.pares_kind)
+    code, amount = answer(
+        t,
+        p,
+        stake=stake,
+        prev=prev,
+        ordago=ordago,
+        n_bets=n_bets,
+        us=us,
+        them=them,
+        ours=ours,
+        theirs=theirs,
+        params=params,
+    )
+    return code, amount, ()
+
+
+# ------------------------------------------------------------------ the greedy bot
+
+_CODE = {name: i for i, name in enumerate(ACTION_TYPES)}
+
+
+def _view_betting(view: View) -> list[tuple[int, int, int]]:
+    return [(b["seat"], _CODE[b["type"]], b.get("amount", 0)) for b in view["betting"]]
+
+
+def _view_stake(betting: Sequence[tuple[int, int, int]]) -> tuple[int, int, int]:
+    """(stake, stake before the last bet, bets made) from a lance's betting, as the engine."""
+    stake = prev = n = 0
+    for _, code, amount in betting:
+        if code == BET:
+            prev, stake, n = 1, amount, 1
+        elif code == RAISE:
+            prev, stake, n = stake, stake + amount, n + 1
+        elif code == ORDAGO:
+            prev, n = (stake if n else 1), n + 1
+    return stake, prev, n
+
+
+def _holders(view: View) -> list[int]:
+    lance = view["lance_slot"]
+    if lance == PARES:
+        return list(view["announced"]["pares"] or [])
+    if lance == JUEGO and not view["punto"]:
+        return list(view["announced"]["juego"] or [])
+    return []
+
+
+class Reading:
+    """How often the other pair opens a lance with a bet, from what this bot has seen.
+
+    The policy takes bets as signals of strength (``trust``); against a pair
+    that bets far more often than a sensible one (random play, a bluffer)
+    the signal is worth less, and the bot trusts its own cards more.
+
+    Only the openings of the seat just before ours count: whether it passes
+    or bets, we are the next to speak or the first to answer, so we see
+    every one of them (counting everything seen would over-count bets,
+    which are answered, against passes, which may close the lance unseen).
+    """
+
+    PRIOR = 10.0  # pseudo-observations at a sensible rate
+    SENSIBLE = 0.4  # about the greedy policy's share of openings with a bet or órdago ...
+    LOOSE = 0.75  # ... and random play's
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.left = (seat + 3) % 4
+        self.seen: set[tuple[int, int]] = set()
+        self.bets = 0
+        self.openings = 0
+
+    def watch(self, view: View) -> None:
+        key = (view["hand_no"], view["lance_slot"])
+        if key in self.seen:
+            return
+        for b in view["betting"]:
+            if b["seat"] == self.seat:
+                return  # we spoke first: the left seat's opening may go unseen
+            if b["seat"] == self.left:
+                self.seen.add(key)
+                self.openings += 1
+                self.bets += b["type"] in ("bet", "ordago")
+                return
+
+    def trust(self, base: float) -> float:
+        """The ``trust`` to give the watched seat's bets."""
+        return self.trust_for(self.bets, self.openings, base)
+
+    @classmethod
+    def trust_for(cls, bets: int, openings: int, base: float) -> float:
+        """The ``trust`` a reader gives a seat that opened ``openings`` lances with ``bets``."""
+        rate = (bets + cls.PRIOR * cls.SENSIBLE) / (openings + cls.PRIOR)
+        margin = 0.1
+        if rate <= cls.SENSIBLE + margin:
+            return base
+        share = min(1.0, (rate - cls.SENSIBLE - margin) / (cls.LOOSE - cls.SENSIBLE - margin))
+        return base - share * (base - 0.2)
+
+
+class Memory:
+    """What a Mus bot remembers over a match: its reading of the other pair, its own openings."""
+
+    def __init__(self, seat: int) -> None:
+        self.reading = Reading(seat)
+        self.openings = 0
+        self.bets = 0
+
+    def opened(self, view: View, action: Action) -> None:
+        """Count our own opening of a lance (what the seat after us reads of us)."""
+        if view["phase"] != "speak" or any(b["seat"] == view["seat"] for b in view["betting"]):
+            return
+        self.openings += 1
+        self.bets += action.type in ("bet", "ordago")
+
+
+def _memory(bot: Any) -> Memory:
+    memory = bot.__dict__.get("mus_memory")
+    if memory is None:
+        memory = bot.__dict__["mus_memory"] = Memory(bot.seat)
+    assert isinstance(memory, Memory)
+    return memory
+
+
+def greedy(bot: Any, view: View, legal: list[Action]) -> Action:
+    """The table policy from the bot's view, matched to a legal action."""
+    seat = view["seat"]
+    phase = ("mus", "discard", "speak", "answer").index(view["phase"])
+    betting = _view_betting(view)
+    stake, prev, n_bets = _view_stake(betting)
+    memory = _memory(bot)
+    memory.reading.watch(view)
+    params = _params(bot)
+    if params["read"]:
+        trust = memory.reading.trust(params["trust"])
+        if trust != params["trust"]:
+            params = {**params, "trust": trust}
+    code, amount, cards = decide(
+        seat,
+        [card_id(c) for c in view["hand"]],
+        phase=phase,
+        mano=view["mano"],
+        lance=view["lance_slot"],
+        punto=view["punto"],
+        holders=_holders(view),
+        betting=betting,
+        stake=stake,
+        prev=prev,
+        ordago=view["ordago"],
+        n_bets=n_bets,
+        stones=view["stones"],
+        rng=bot.rng,
+        params=params,
+    )
+    return _match(legal, code, amount, cards)
+
+
+def _params(bot: Any) -> dict[str, float]:
+    extra = {k: float(v) for k, v in bot.options.items() if k in PARAMS}
+    return {**PARAMS, **extra} if extra else PARAMS
+
+
+def _match(legal: Sequence[Action], code: int, amount: int, cards: tuple[int, ...]) -> Action:
+    """The legal action closest to the policy's choice."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    fallback: Action | None = None
+    for a in legal:
+        assert isinstance(a, MusAction)
+        if a.code != code:
+            continue
+        if code in (BET, RAISE):
+            if a.amount == amount:
+                return a
+            if fallback is None or abs(a.amount - amount) < abs(fallback.amount - amount):  # type: ignore[attr-defined]
+                fallback = a
+        elif code == DISCARD_CARDS:
+            if a.mask == mask:
+                return a
+        else:
+            return a
+    if fallback is not None:
+        return fallback
+    # the policy's choice is not on the menu (e.g. a raise against an órdago): nearest sense
+    for want in (ACCEPT,) if code in (RAISE, ORDAGO) else (PASS, REJECT, NO_MUS):
+        for a in legal:
+            if a.code == want:  # type: ignore[attr-defined]
+                return a
+    return legal[0]
+
+
+# ------------------------------------------------------------------ search hooks
+
+
+def _state_holders(state: Mus) -> Sequence[int]:
+    L = state.lance
+    if L == PARES:
+        return state.holders[0] or ()
+    if L == JUEGO and not state.punto:
+        return state.holders[1] or ()
+    return ()
+
+
+def policy_action(state: Mus, rng: random.Random, params: dict[str, float] = PARAMS) -> Action:
+    """The policy's action for the seat to act, from its own cards (rollouts)."""
+    seat = state.turn
+    code, amount, cards = decide(
+        seat,
+        state.hands[seat],
+        phase=state.phase,
+        mano=state.mano,
+        lance=state.lance,
+        punto=state.punto,
+        holders=_state_holders(state),
+        betting=state.betting,
+        stake=state.stake,
+        prev=state.prev_stake,
+        ordago=state.ordago,
+        n_bets=state.n_bets,
+        stones=state.stones,
+        rng=rng,
+        params=params,
+    )
+    if code == RAISE and state.ordago:
+        code = ACCEPT
+    return MusAction(seat, code, amount, cards)
+
+
+#: the policy's parameters per pair in the current search's rollouts: set by :func:`sampler`
+#: at the start of each search (a search runs to its end before the next one starts)
+ROLLOUT_PARAMS: list[dict[str, float]] = [PARAMS, PARAMS]
+
+
+def rollout(state: State, rng: random.Random) -> None:
+    """One policy step: every seat plays the table policy with its own cards."""
+    assert isinstance(state, Mus)
+    state.apply(policy_action(state, rng, ROLLOUT_PARAMS[state.turn & 1]))
 
 
 def standing(state: State) -> list[float]:
-    """Each seat's pair progress: cows, games and stones on one scale of stones."""
-    games = state.games  # type: ignore[attr-defined]
-    cows = state.cows  # type: ignore[attr-defined]
-    per_cow = state.settings["games_per_cow"]
-    team = [(cows[t] * per_cow + games[t]) * 40 + state.scores[t] for t in (0, 1)]
-    return [float(team[s % 2]) for s in range(state.seats)]
+    """Each seat's pair's expected games won: games so far plus the current game's chance.
+
+    The change over a rollout is what the search maximises, so stones count
+    by what they do to the chance of winning the game (a stone at 38 is
+    worth more than one at 2) and an órdago is worth a whole game.
+    """
+    assert isinstance(state, Mus)
+    t = strength()
+    per_cow = state.games_per_cow
+    s0, s1 = state.stones
+    w0 = t.win(s0, s1)
+    team = [
+        state.cows[0] * per_cow + state.games[0] + w0,
+        state.cows[1] * per_cow + state.games[1] + 1 - w0,
+    ]
+    return [team[s & 1] for s in range(state.seats)]
 
 
-heuristics.register("mus", standing=standing)
-heuristics.SCALE["mus"] = 6.0
+#: the bets the search tries (the engine's menu is 2..5 and órdago)
+SEARCH_BETS = (2, 4)
+
+
+def search_actions(state: State, seat: int) -> list[Action]:
+    """A smaller menu: bets of 2 and 4, raise 2; the five best discards by keep value."""
+    assert isinstance(state, Mus)
+    acts = state.legal_actions(seat)
+    phase = state.phase
+    if phase == SPEAK:
+        return [a for a in acts if a.code != BET or a.amount in SEARCH_BETS]  # type: ignore[attr-defined]
+    if phase == ANSWER:
+        return [a for a in acts if a.code != RAISE or a.amount == 2]  # type: ignore[attr-defined]
+    if phase == DISCARD:
+        t = strength()
+        pos = (seat - state.mano) % 4
+        hand = state.hands[seat]
+
+        def value(a: Action) -> float:
+            gone = a.mask  # type: ignore[attr-defined]
+            return t.keep_value([c for c in hand if not gone >> c & 1], pos)
+
+        return sorted(acts, key=value, reverse=True)[:5]
+    return acts
+
+
+def segment(state: State) -> Hashable:
+    """The part of the hand a decision belongs to: the mus round, or the lance."""
+    assert isinstance(state, Mus)
+    if state.phase in (SPEAK, ANSWER):
+        return (state.hand_no, "lance", state.lance)
+    return (state.hand_no, "mus", state.mus_round, state.phase)
+
+
+# ------------------------------------------------------------------ belief sampling
+
+
+def _soft(x: float, width: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x / width))
+
+
+def likelihood(state: Mus, me: int, params: dict[str, float] = PARAMS) -> float:
+    """How well the other seats' hands in ``state`` explain the betting seen in this hand.
+
+    A soft version of the policy: a pass is likely with a weak hand, a bet
+    with a strong one; an accept likely above the accepting line, a reject
+    below. Lances already settled count by their public status (in pass:
+    nobody was strong; refused or accepted: someone of a pair was).
+    """
+    t = strength()
+    mano = state.mano
+    hands = state.hands
+    idx = [t.hand(h) for h in hands]
+    bet_t = params["bet"]
+    eps = 0.05
+    w = 1.0
+
+    def p_of(x: int, L: int, holders: Sequence[int]) -> float:
+        return lance_p(t, idx[x], (x - mano) % 4, L, state.punto, x, holders)
+
+    def strong(p: float, line: float) -> float:
+        return eps + (1 - 2 * eps) * _soft(p - line, 0.06)
+
+    for L in range(4):
+        st = state.res_status[L]
+        if state.lance == L and state.phase in (SPEAK, ANSWER):
+            holders = _state_holders(state)
+            for x, code, _ in state.betting:
+                if x == me:
+                    continue
+                p = p_of(x, L, holders)
+                if code == PASS:
+                    w *= 1 - strong(p, bet_t)
+                elif code in (BET, RAISE, ORDAGO):
+                    w *= strong(p, bet_t if code == BET else params["raise"] - 0.1)
+                elif code == ACCEPT:
+                    w *= strong(p, 0.4)
+                elif code == REJECT:
+                    w *= 1 - strong(p, 0.4)
+            continue
+        if st not in (IN_PASS, ACCEPTED, REFUSED):
+            continue
+        if L == PARES:
+            holders = state.holders[0] or ()
+        elif L == JUEGO and not state.punto:
+            holders = state.holders[1] or ()
+        else:
+            holders = ()
+        speakers = holders if L >= PARES and holders else range(4)
+        if st == IN_PASS:  # nobody was strong enough to bet
+            for x in speakers:
+                if x != me:
+                    w *= 1 - strong(p_of(x, L, holders), bet_t)
+        else:
+            bettors = state.res_team[L] if st == REFUSED else -1
+            for team in (0, 1):
+                seats = [x for x in speakers if x & 1 == team and x != me]
+                if not seats or (me & 1) == team:
+                    continue
+                line = bet_t if team == bettors else 0.45 if st == ACCEPTED else 0.4
+                best = max(strong(p_of(x, L, holders), line) for x in seats)
+                w *= best if st == ACCEPTED or team == bettors else 1 - best
+    return w
+
+
+#: candidate samples drawn per decision, and the time they may take at most: when the
+#: announcements are rare (three other seats with pares and juego), ``Mus.sample`` rejects
+#: many deals for each one it returns
+POOL = 200
+POOL_SECONDS = 0.15
+
+
+def sampler(bot: Any, view: View) -> Callable[[], State]:
+    """Samples consistent with the view, weighted by how well they explain the betting.
+
+    Also sets the rollout policy for this search: our pair trusts the other
+    pair's bets as our reading of them says, and the other pair trusts ours
+    as much as our own openings so far deserve (a pair that is seen to bet
+    at every turn gets called).
+    """
+    me = view["seat"]
+    memory = _memory(bot)
+    memory.reading.watch(view)
+    base = PARAMS["trust"]
+    ours = {**PARAMS, "trust": memory.reading.trust(base)}
+    theirs = {**PARAMS, "trust": Reading.trust_for(memory.bets, memory.openings, base)}
+    ROLLOUT_PARAMS[me & 1] = ours
+    ROLLOUT_PARAMS[1 - (me & 1)] = theirs
+    game, rng = bot.game, bot.rng
+    sample = game.sample
+    if view["phase"] in ("mus", "discard") or (not view["lances"] and not view["betting"]):
+        return lambda: sample(view, rng)
+    pool: list[Mus] = []
+    weights: list[float] = []
+    stop = time.perf_counter() + POOL_SECONDS
+    while len(pool) < POOL and (len(pool) < 8 or time.perf_counter() < stop):
+        s = sample(view, rng)
+        assert isinstance(s, Mus)
+        pool.append(s)
+        weights.append(likelihood(s, me))
+    total = sum(weights)
+    if total <= 0:
+        return lambda: sample(view, rng)
+    cum: list[float] = []
+    acc = 0.0
+    for x in weights:
+        acc += x
+        cum.append(acc)
+
+    def draw() -> State:
+        i = bisect.bisect_left(cum, rng.random() * acc)
+        return pool[min(i, len(pool) - 1)].clone()
+
+    return draw
+
+
+def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+    """The tree branches only on the searching seat's decisions in the current lance or round.
+
+    The other seats (partner included) play the policy with their own sampled
+    cards inside the tree: a tree node shared by every sample would make them
+    answer without looking at their cards.
+    """
+    return seat == root_seat and segment(state) == root_segment
+
+
+heuristics.register(
+    "mus",
+    greedy=greedy,
+    rollout=rollout,
+    standing=standing,
+    search_actions=search_actions,
+    sampler=sampler,
+    chosen=lambda bot, view, action: _memory(bot).opened(view, action),
+    branches=branches,
+    segment=segment,
+)
+heuristics.SCALE["mus"] = 1.0
+heuristics.EXPLORATION["mus"] = 0.3
+heuristics.ITERATIONS["mus"] = 3000  # about 0.4 s a decision on one core
+heuristics.PAIRED.add("mus")
