@@ -308,8 +308,11 @@ class Room:
                 return False, str(e)
             if action.seat != seat:
                 return False, f"you sit at seat {seat}, not seat {action.seat}"
+            # tried on a cheap copy first: the live state moves only once the move is
+            # stored, together with the seq, so a connection that joins (or a snapshot
+            # taken) while the database answers sees a view that matches its seq
             try:
-                events = state.apply(action)
+                state.clone().apply(action)
             except IllegalAction as e:
                 return False, str(e)
             index = self.seq - 1  # action k is update k + 1 (update 1 is the first deal)
@@ -321,6 +324,7 @@ class Room:
                 )
                 await self._reload()
                 return False, "the server could not store that move; please try again"
+            events = state.apply(action)  # no await between this and the publish
             self.moves += 1
             self.hub.moves += 1
             self._publish(events)

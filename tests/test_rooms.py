@@ -1,0 +1,112 @@
+"""Room internals that a live server only shows by chance: a slow database.
+
+A move is committed before it is broadcast; while the database answers, a
+connection may join. Its welcome must describe the state of the seq it is
+given — not a move that is not stored (or numbered) yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from taverna.games.base import Event
+from taverna.server.config import Config
+from taverna.server.rooms import Conn, Room, RoomHub
+from taverna.store.repo import SeatInfo, TableInfo
+
+
+class SlowStore:
+    """Just enough of a Store: append_action waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.writing = asyncio.Event()
+        self.actions: list[dict[str, Any]] = []
+
+    async def set_status(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def append_action(self, table_id: str, index: int, action: dict[str, Any]) -> None:
+        self.writing.set()
+        await self.release.wait()
+        self.actions.append(action)
+
+
+def _room(store: SlowStore) -> Room:
+    table = TableInfo(
+        id="t1",
+        game="muggins-dominoes",
+        seat_count=2,
+        settings={},
+        options={"turn_seconds": 600},
+        owner_id="p0",
+        status="open",
+        seed=7,
+        seats=[SeatInfo(0, "p0", "Ana"), SeatInfo(1, "p1", "Bea")],
+    )
+    config = Config(database_url="sqlite://", bot_delay=0, grace_seconds=600)
+    hub = RoomHub(store, config)  # type: ignore[arg-type]
+    return Room(table, store, config, hub)  # type: ignore[arg-type]
+
+
+def _drain(conn: Conn) -> list[dict[str, Any]]:
+    out = []
+    while not conn.queue.empty():
+        msg = conn.queue.get_nowait()
+        assert msg is not None
+        out.append(msg)
+    return out
+
+
+def test_a_join_while_a_move_is_being_stored_sees_the_state_of_its_seq() -> None:
+    async def go() -> None:
+        store = SlowStore()
+        room = _room(store)
+        await room.start()
+        assert room.state is not None
+        seat = room.state.turn_seat
+        assert seat is not None
+        before = room.state.view(seat)
+        action = room.state.legal_actions(seat)[0]
+
+        submit = asyncio.ensure_future(room.submit(seat, action.to_json()))
+        await store.writing.wait()  # the move is on its way to the database
+
+        conn = Conn(ws=None, seat=seat, player_id=f"p{seat}")  # type: ignore[arg-type]
+        await room.join(conn, None)
+        (welcome,) = _drain(conn)
+        assert welcome["seq"] == 1
+        assert welcome["view"] == before  # not the state after the unstored move
+
+        store.release.set()
+        assert await submit == (True, "")
+        (update,) = _drain(conn)
+        assert update["type"] == "update" and update["seq"] == 2
+        assert update["view"] != before
+        assert store.actions == [action.to_json()]
+        room.close()
+
+    asyncio.run(go())
+
+
+def test_a_refused_move_never_reaches_the_store() -> None:
+    async def go() -> None:
+        store = SlowStore()
+        store.release.set()
+        room = _room(store)
+        await room.start()
+        assert room.state is not None
+        seat = room.state.turn_seat
+        assert seat is not None
+        other = 1 - seat
+        before = room.state.view(other)
+        ok, why = await room.submit(other, {"type": "pass"})
+        assert not ok and why
+        assert store.actions == [] and room.seq == 1
+        assert room.state.view(other) == before
+        history: list[list[Event]] = room.history
+        assert len(history) == 1
+        room.close()
+
+    asyncio.run(go())
