@@ -201,3 +201,60 @@ def test_bradley_terry_orders_by_results() -> None:
     ratings = bradley_terry(3, [(0, 1, 1.0)] * 30 + [(1, 2, 1.0)] * 30 + [(0, 2, 1.0)] * 30)
     assert ratings[0] > ratings[1] > ratings[2]
     assert sum(ratings) / 3 == pytest.approx(1500, abs=1)
+
+
+def _cards_scoring_views(n: int, seed: int = 3):
+    """Views of seat 0 to move with a scoring card in hand (a claimed play is legal)."""
+    cls = get_game("cards")
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        state = cls.new(2, seed=rng.randrange(1 << 30))
+        while not state.over and len(out) < n:
+            view = state.view(0)
+            legal = view["legal"]
+            if view["turn"] == 0 and not view["pending"] and any(a.get("claim") for a in legal):
+                out.append(view)
+            state.apply(rng.choice(state.legal_actions(state.turn_seat)))
+    return cls, out
+
+
+@pytest.mark.parametrize("level", ["greedy", "expert"])
+def test_card_bots_forget_claims_as_often_as_their_setting(level: str) -> None:
+    """RULES.md §2 muggins: a forgetful bot plays a scoring card without its claim."""
+    cls, views = _cards_scoring_views(12 if level == "expert" else 60)
+    opts = FAST if level == "expert" else {}
+    for forget, expect_bare in ((1.0, True), (0.0, False)):
+        bot = make_bot(level, cls, 0, seed=5, forget=forget, **opts)
+        bare = 0
+        for view in views:
+            a = bot.choose(view)
+            assert a is not None and a.type == "play"
+            played = a.to_json()
+            if any(x.get("claim") and x["card"] == played["card"] for x in view["legal"]):
+                bare += not played.get("claim")
+                assert bool(played.get("claim")) != expect_bare
+        if expect_bare:
+            assert bare > 0  # the bots did play scoring cards, bare
+
+
+def test_a_bot_decides_once_per_unclaimed_score() -> None:
+    """Asked again about the same window (the server asks at every pause), a bot
+    gives the same answer: `forget` is per missed score, not per poll."""
+    cls = get_game("cards")
+    rng = random.Random(4)
+    bot = make_bot("random", cls, 2, seed=2, forget=0.5)
+    answers: list[bool] = []
+    windows = 0
+    while windows < 40:
+        state = cls.new(3, seed=rng.randrange(1 << 30))
+        while not state.over and windows < 40:
+            view = state.view(2)
+            if state.pend_seat == 0 and view["turn"] != 2:  # seat 2 may call, need not play
+                first = bot.choose(view)
+                again = [bot.choose(view) for _ in range(5)]
+                assert all(a == first for a in again)
+                answers.append(first is not None)
+                windows += 1
+            state.apply(rng.choice(state.legal_actions(state.turn_seat)))
+    assert 0 < sum(answers) < len(answers)  # sometimes called, sometimes forgotten

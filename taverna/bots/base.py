@@ -37,6 +37,8 @@ class Bot(ABC):
         self.seat = seat
         self.rng = random.Random(seed)
         self.options = options
+        #: what a bot keeps between decisions (e.g. a choice made once per Muggins window)
+        self.memory: dict[str, Any] = {}
 
     def legal(self, view: View) -> list[Action]:
         """The legal actions listed in the view, as action values."""

@@ -26,12 +26,48 @@ def _forgets(bot: Bot) -> bool:
     return p > 0 and bot.rng.random() < p
 
 
+def _window(view: View) -> tuple[object, ...]:
+    """What identifies one unclaimed score: the round, the pile so far, the scores."""
+    pending = view.get("pending") or {}
+    return (
+        view["round"],
+        len(view["discards"]),
+        tuple(view["pile"]),
+        tuple(view["scores"]),
+        pending.get("seat"),
+        tuple(pending.get("credits", ())),
+    )
+
+
 def optional(bot: Bot, view: View, legal: list[Action]) -> Action | None:
-    """Claim our own score, call Muggins! on a missed one (unless we forget)."""
+    """Claim our own score, call Muggins! on a missed one (unless we forget).
+
+    A bot makes up its mind once per unclaimed score: asked again about the
+    same window (the server asks at every pause), it gives the same answer, so
+    ``forget`` is the chance of missing a score, not of missing one poll.
+    """
     for a in legal:
         if a.type in ("claim", "muggins"):
-            return None if _forgets(bot) else a
+            key = _window(view)
+            memo = bot.memory.get("forgot")
+            if memo is None or memo[0] != key:
+                memo = (key, _forgets(bot))
+                bot.memory["forgot"] = memo
+            return None if memo[1] else a
     return None
+
+
+def slip(bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
+    """A scoring play made without its claim, as often as the bot forgets claims.
+
+    The score is then pending: the bot may still claim it (if it does not
+    forget that too) and every opponent may call Muggins! (RULES.md §2).
+    """
+    if isinstance(action, CardAction) and action.type == "play" and action.claim:
+        bare = _PLAY[action.seat][action.card][0]
+        if bare in legal and _forgets(bot):
+            return bare
+    return action
 
 
 def points_of(total: int, value: int, limit: int) -> int:
@@ -137,6 +173,7 @@ heuristics.register(
     "muggins-cards",
     greedy=greedy,
     optional=optional,
+    slip=slip,
     rollout=rollout,
     actor=lambda state: state.turn_seat,
     search_actions=search_actions,

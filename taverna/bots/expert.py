@@ -65,7 +65,7 @@ class ExpertBot(Bot):
             return turn[0]
         action = self.search(view, turn)
         heuristics.chosen(self, view, action)
-        return action
+        return heuristics.slip(self, view, legal, action)
 
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)

@@ -20,9 +20,12 @@ GreedyFn = Callable[["Bot", View, list[Action]], Action]
 OptionalFn = Callable[["Bot", View, list[Action]], Action | None]
 RolloutFn = Callable[[State, random.Random], None]
 
+SlipFn = Callable[["Bot", View, list[Action], Action], Action]
+
 GREEDY: dict[str, GreedyFn] = {}
 OPTIONAL: dict[str, OptionalFn] = {}
 ROLLOUT: dict[str, RolloutFn] = {}
+SLIP: dict[str, SlipFn] = {}
 
 
 def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
@@ -47,6 +50,13 @@ def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:
     return None if fn is None or not legal else fn(bot, view, legal)
 
 
+def slip(bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
+    """The action a bot really makes once it has decided: a game may let it slip
+    (Muggins cards: a scoring play without its claim, see the ``forget`` option)."""
+    fn = SLIP.get(bot.game.game)
+    return action if fn is None else fn(bot, view, legal, action)
+
+
 def rollout_step(state: State, rng: random.Random) -> None:
     """Apply one quick, reasonable action (search rollouts)."""
     fn = ROLLOUT.get(state.game)
@@ -57,11 +67,12 @@ def rollout_step(state: State, rng: random.Random) -> None:
 
 
 def register(game: str, **fns: Any) -> None:
-    """Register a game's functions: greedy=, optional=, rollout=, standing=, actor=,
+    """Register a game's functions: greedy=, optional=, slip=, rollout=, standing=, actor=,
     search_actions=, sampler=, chosen=, branches=, segment=."""
     tables: dict[str, dict[str, Any]] = {
         "greedy": GREEDY,
         "optional": OPTIONAL,
+        "slip": SLIP,
         "rollout": ROLLOUT,
         "standing": STANDING,
         "actor": ACTOR,

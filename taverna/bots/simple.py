@@ -40,4 +40,4 @@ class GreedyBot(Bot):
         turn = heuristics.turn_actions(self, legal)
         if len(turn) == 1:
             return turn[0]
-        return heuristics.greedy(self, view, turn)
+        return heuristics.slip(self, view, legal, heuristics.greedy(self, view, turn))
