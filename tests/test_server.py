@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -297,8 +298,10 @@ def test_kill_9_mid_game_and_resume(kind: str, tmp_path: Any) -> None:
         drop_database(url)
 
 
-def test_a_bot_takes_the_seat_after_the_grace_period(tmp_path: Any) -> None:
-    srv = Server(database_url("sqlite", tmp_path), TAVERNA_GRACE_SECONDS="1").start()
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_bot_takes_the_seat_after_the_grace_period(kind: str, tmp_path: Any) -> None:
+    url = database_url(kind, tmp_path)
+    srv = Server(url, TAVERNA_GRACE_SECONDS="1").start()
     try:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"})
@@ -322,10 +325,13 @@ def test_a_bot_takes_the_seat_after_the_grace_period(tmp_path: Any) -> None:
         assert table_msg["seating"][0]["replaced"] and table_msg["seating"][0]["bot"] == "greedy"
     finally:
         srv.stop()
+        drop_database(url)
 
 
-def test_turn_timer_moves_for_a_silent_player(tmp_path: Any) -> None:
-    srv = Server(database_url("sqlite", tmp_path)).start()
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
+    url = database_url(kind, tmp_path)
+    srv = Server(url).start()
     try:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=5)
@@ -348,6 +354,7 @@ def test_turn_timer_moves_for_a_silent_player(tmp_path: Any) -> None:
         run(go())
     finally:
         srv.stop()
+        drop_database(url)
 
 
 def test_a_person_plays_cards_against_a_bot_to_the_end(server: Server) -> None:
@@ -456,8 +463,10 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
     run(go())
 
 
-def test_a_player_back_after_the_grace_period_gets_the_seat_back(tmp_path: Any) -> None:
-    srv = Server(database_url("sqlite", tmp_path), TAVERNA_GRACE_SECONDS="1").start()
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_player_back_after_the_grace_period_gets_the_seat_back(kind: str, tmp_path: Any) -> None:
+    url = database_url(kind, tmp_path)
+    srv = Server(url, TAVERNA_GRACE_SECONDS="1").start()
     try:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
@@ -482,6 +491,7 @@ def test_a_player_back_after_the_grace_period_gets_the_seat_back(tmp_path: Any) 
         run(go())
     finally:
         srv.stop()
+        drop_database(url)
 
 
 def test_validation_errors_name_the_field_and_docs_work_offline(server: Server) -> None:
@@ -492,3 +502,47 @@ def test_validation_errors_name_the_field_and_docs_work_offline(server: Server) 
     docs = httpx.get(f"{server.http}/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
     assert "cdn" not in docs.text.lower()
+
+
+def test_automatic_moves_wait_while_a_card_score_is_unclaimed(server: Server) -> None:
+    """PLATFORM.md: while a score is unclaimed, bots (their calls too) wait `muggins_wait`,
+    so a person has the time to claim late; at three seats two bots could call."""
+    ana = Person(server, "Ana")
+    table = ana.create(
+        "cards",
+        seats=3,
+        bots={1: "greedy", 2: "greedy"},
+        bot_forget=0,
+        muggins_wait=1.5,
+        turn_seconds=600,
+    )
+    tid = table["id"]
+    ana.sit(tid, 0)
+    ana.start(tid)
+
+    async def go() -> float:
+        me = Seat(server, tid, ana.cookie)
+        await me.connect()
+        while True:
+            view = me.view
+            assert view is not None and not view["over"], "no scoring chance came up"
+            if view["turn"] == 0:
+                scoring = [a for a in view["legal"] if a.get("claim") and a["type"] == "play"]
+                if scoring and not view["pending"]:
+                    bare = {"type": "play", "card": scoring[0]["card"]}  # no claim
+                    await me.send({"type": "act", "action": bare})
+                    await me.expect("update")
+                    assert me.view is not None and me.view["pending"]["seat"] == 0
+                    t0 = time.monotonic()
+                    msg = await me.expect("update")
+                    waited = time.monotonic() - t0
+                    kinds = [e["type"] for e in msg["events"]]
+                    assert "muggins" in kinds  # a bot called it, but only after the wait
+                    await me.close()
+                    return waited
+                turn = [a for a in view["legal"] if a["type"] in ("play", "go")]
+                await me.send({"type": "act", "action": turn[0]})
+            await me.recv()
+
+    waited = run(go())
+    assert waited >= 1.4

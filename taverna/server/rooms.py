@@ -391,18 +391,19 @@ class Room:
         if state is None or state.over:
             return
         turn = state.turn_seat
+        if self.window_opened is not None and any(s in self.bots for s in state.to_act):
+            # PLATFORM.md: while a score is unclaimed every automatic move waits (a bot's
+            # claim or Muggins! call too), so people have the time to claim or call first
+            left = float(self.options["muggins_wait"]) - (time.monotonic() - self.window_opened)
+            if left > 0:
+                self.timer = asyncio.get_running_loop().call_later(
+                    left, lambda: asyncio.ensure_future(self._automatic())
+                )
+                return
         for seat in sorted(state.to_act, key=lambda s: s == turn):
             bot = self.bots.get(seat)
             if bot is None:
                 continue
-            if seat == turn and self.window_opened is not None:
-                # RULES.md §2 / PLATFORM.md: automatic moves wait while a score is unclaimed
-                left = float(self.options["muggins_wait"]) - (time.monotonic() - self.window_opened)
-                if left > 0:
-                    self.timer = asyncio.get_running_loop().call_later(
-                        left, lambda: asyncio.ensure_future(self._automatic())
-                    )
-                    return
             seq = self.seq
             action, bot_after = await self.hub.think(bot, self._view(seat))
             if self.seq != seq or self.bots.get(seat) is not bot:
