@@ -546,3 +546,34 @@ def test_automatic_moves_wait_while_a_card_score_is_unclaimed(server: Server) ->
 
     waited = run(go())
     assert waited >= 1.4
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_leaving_stays_final_after_a_restart(kind: str, tmp_path: Any) -> None:
+    url = database_url(kind, tmp_path)
+    srv = Server(url, TAVERNA_BOT_DELAY="1").start()  # slow bots: the game is not over yet
+    try:
+        ana = Person(srv, "Ana")
+        table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=600)
+        tid = table["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+        r = ana.http.delete(f"/api/tables/{tid}/seats/0")
+        assert r.status_code == 200 and r.json()["table"]["seating"][0]["left"] is True
+        srv.kill()  # SIGKILL, then the tables resume from the database
+        srv.start()
+
+        async def go() -> dict[str, Any]:
+            again = Seat(srv, tid, ana.cookie)
+            welcome = await again.connect()
+            await again.close()
+            return welcome
+
+        welcome = run(go())
+        assert not welcome["view"]["over"]
+        assert welcome["seat"] is None and "hand" not in welcome["view"]
+        seating = welcome["table"]["seating"][0]
+        assert seating["replaced"] is True and seating["left"] is True and seating["bot"]
+    finally:
+        srv.stop()
+        drop_database(url)

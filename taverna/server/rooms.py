@@ -79,7 +79,6 @@ class Room:
         self.deadline: float | None = None  # wall-clock end of the turn seat's time
         self.window_opened: float | None = None  # when optional rights (claims) appeared
         self.away: dict[int, float] = {}  # seat -> monotonic time it lost its last connection
-        self.left: set[int] = set()  # seats whose player left the game on purpose
         self.moves = 0
         self.rng = random.Random(table.seed ^ 0x5EED)
 
@@ -151,7 +150,7 @@ class Room:
             return None
         for s in self.table.seats:
             if s.player_id == player_id:
-                if s.seat in self.left or (s.replaced and self.table.options.get("official")):
+                if s.left or (s.replaced and self.table.options.get("official")):
                     return None  # who left (or abandoned an official game) only watches
                 return s.seat
         return None
@@ -222,14 +221,15 @@ class Room:
             player={"id": info.player_id, "name": info.player_name} if info.player_id else None,
             bot=level,
             replaced=True,
+            # a choice, not an accident: coming back does not undo it
+            left=reason == "left",
             only_if_empty=False,
             statuses=("playing",),
         )
         info.bot = level
         info.replaced = True
+        info.left = reason == "left"
         self.bots[seat] = make_bot(level, self.cls, seat, seed=self.rng.randrange(1 << 30))
-        if reason == "left":
-            self.left.add(seat)  # a choice, not an accident: coming back does not undo it
         if self.table.options.get("official") or reason == "left":
             # the seat is the bot's now: its player's open connections only watch
             for c in self.conns:

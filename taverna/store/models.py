@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -89,6 +90,9 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # a human seat that a bot plays since the player left or stayed away too long
     replaced: Mapped[bool] = mapped_column(default=False)
+    # replaced because the player left on purpose: coming back only watches (also after a
+    # restart of the server)
+    left: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     table: Mapped[Table] = relationship(back_populates="seats")
 

@@ -45,6 +45,7 @@ class SeatInfo:
     player_name: str | None = None
     bot: str | None = None
     replaced: bool = False
+    left: bool = False  # replaced because the player left the game on purpose
 
     @property
     def empty(self) -> bool:
@@ -56,6 +57,7 @@ class SeatInfo:
             "player": self.player_name,
             "bot": self.bot,
             "replaced": self.replaced,
+            "left": self.left,
             "empty": self.empty,
         }
 
@@ -104,7 +106,9 @@ def _table_info(t: Table) -> TableInfo:
         owner_id=t.owner_id,
         status=t.status,
         seed=t.seed,
-        seats=[SeatInfo(s.seat, s.player_id, s.player_name, s.bot, s.replaced) for s in t.seats],
+        seats=[
+            SeatInfo(s.seat, s.player_id, s.player_name, s.bot, s.replaced, s.left) for s in t.seats
+        ],
         result=t.result,
         created_at=t.created_at.isoformat() if t.created_at else "",
     )
@@ -280,6 +284,7 @@ class Store:
         player: dict[str, Any] | None = None,
         bot: str | None = None,
         replaced: bool = False,
+        left: bool = False,
         only_if_empty: bool = True,
         statuses: tuple[str, ...] = ("open",),
     ) -> TableInfo:
@@ -305,6 +310,7 @@ class Store:
             row.player_name = player["name"] if player else None
             row.bot = bot
             row.replaced = replaced
+            row.left = left
             s.flush()
             s.refresh(t)
             return _table_info(t)
