@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a tournament between bots, with win rates and ratings",
         description=(
             "Play N games between bots, rotating seats (or pairs in Mus), and report wins, "
-            "win rate with a 95%% interval, mean score, time per decision and an Elo-style rating."
+            "win rate with a 95 % interval, mean score, time per decision and an Elo-style rating."
         ),
     )
     p.add_argument("game", help="dominoes, cards or mus")

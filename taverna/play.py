@@ -25,10 +25,13 @@ from .games.base import Action, Event, State, View, event_for
 Renderer = Callable[[View], Any]
 Describer = Callable[[View, Action], str]
 Narrator = Callable[[Event, int, list[str]], str | None]
+#: a typed move beyond the numbered menu: (view, legal, text) -> action, None, or a hint
+Typist = Callable[[View, list[Action], str], "Action | str | None"]
 
 RENDERERS: dict[str, Renderer] = {}
 DESCRIBE: dict[str, Describer] = {}
 NARRATE: dict[str, Narrator] = {}
+TYPED: dict[str, tuple[str, Typist]] = {}  # game -> (what may be typed, reader)
 
 
 # ----------------------------------------------------------------- dominoes
@@ -414,9 +417,27 @@ def narrate_mus(e: Event, me: int, names: list[str]) -> str | None:
     return None
 
 
+def typed_mus(view: View, legal: list[Action], text: str) -> Action | str | None:
+    """``envido N`` for any N >= 2 (RULES.md §3: bet or raise N >= 2); the menu lists 2-5."""
+    words = text.lower().replace("más", "").replace("mas", "").split()
+    if len(words) != 2 or words[0] not in ("envido", "bet", "raise") or not words[1].isdigit():
+        return None
+    amount = int(words[1])
+    kinds = {a.type for a in legal}
+    kind = "raise" if "raise" in kinds else "bet" if "bet" in kinds else None
+    if kind is None:
+        return "Nobody can envido now."
+    if amount < 2:
+        return "An envido is at least 2 stones."
+    return get_game("mus").parse_action(
+        {"seat": view["seat"], "type": kind, "amount": amount}, view["seats"]
+    )
+
+
 RENDERERS["mus"] = render_mus
 DESCRIBE["mus"] = describe_mus
 NARRATE["mus"] = narrate_mus
+TYPED["mus"] = ("or type envido N for any N of 2 or more", typed_mus)
 
 
 # ----------------------------------------------------------------- the loop
@@ -452,6 +473,7 @@ class TerminalGame:
         self.render = RENDERERS.get(game, _generic_render)
         self.describe = DESCRIBE.get(game, lambda v, a: str(a))
         self.narrate = NARRATE.get(game, _generic_narrate)
+        self.typed = TYPED.get(game)
         self.names = [
             "You" if s == human else f"Seat {s} ({bots[s].name})" for s in range(state.seats)
         ]
@@ -470,6 +492,10 @@ class TerminalGame:
             self.console.print(f"  [bold cyan]{i}[/]) {self.describe(view, a)}")
         if optional:
             self.console.print("  [bold cyan]Enter[/]) let it go")
+        betting = any(a.type in ("bet", "raise") for a in legal)
+        typed = self.typed if betting else None
+        if typed:
+            self.console.print(f"  ({typed[0]})")
         while True:
             answer = self.read(f"Your move [1-{len(legal)}], ? for help, q to quit: ").strip()
             if answer.lower() in ("q", "quit", "exit"):
@@ -486,6 +512,13 @@ class TerminalGame:
                 return legal[int(answer) - 1]
             if answer == "" and len(legal) == 1:
                 return legal[0]
+            if typed:
+                got = typed[1](view, legal, answer)
+                if isinstance(got, str):
+                    self.console.print(f"[red]{got}[/]")
+                    continue
+                if got is not None:
+                    return got
             self.console.print(f"[red]Please type a number from 1 to {len(legal)}.[/]")
 
     def run(self) -> int:

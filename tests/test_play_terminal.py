@@ -75,3 +75,33 @@ def test_mus_in_the_terminal() -> None:
     text = _scripted_game("mus", {"games_per_cow": 1}, seed=4)
     assert "mano" in text and "Game over" in text
     assert "de oros" in text or "de copas" in text or "de espadas" in text or "de bastos" in text
+
+
+def test_mus_envido_of_any_amount_can_be_typed() -> None:
+    """RULES.md §3: bet or raise any N >= 2; the menu lists 2-5, `envido N` types more."""
+    cls = get_game("mus")
+    state = cls.new(4, {"games_per_cow": 1}, seed=4)
+    out = io.StringIO()
+    typed: list[str] = []
+
+    def read(prompt: str) -> str:
+        view = state.view(0)
+        kinds = {a["type"] for a in view["legal"]}
+        if "bet" in kinds and not typed:
+            typed.extend(["envido 1", "envido 17"])
+            return "envido 1"  # refused: at least 2
+        if "bet" in kinds and typed == ["envido 1", "envido 17"]:
+            typed.append("done")
+            return "envido 17"
+        return "1"
+
+    bots = {s: make_bot("greedy", cls, s, seed=s) for s in (1, 2, 3)}
+    game = TerminalGame(state, 0, bots, Console(file=out, width=100), read)
+    events: list[dict] = []
+    tell = game.tell
+    game.tell = lambda evs: (events.extend(evs), tell(evs))  # type: ignore[method-assign]
+    game.run()
+    text = out.getvalue()
+    assert "or type envido N" in text
+    assert "An envido is at least 2 stones." in text
+    assert any(e["type"] == "bet" and e["amount"] == 17 and e["seat"] == 0 for e in events)
