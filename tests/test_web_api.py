@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from taverna.games.record import load_record
@@ -99,3 +100,15 @@ def test_practice_table_bots_forget_every_claim(server: Server) -> None:
     assert "claim" not in kinds and "muggins" not in kinds
     plain = Person(server, "Bea").create("muggins-cards")
     assert "bot_forget" not in plain["options"]
+
+
+def test_every_page_links_the_favicon_the_app_serves(server: Server) -> None:
+    with httpx.Client(base_url=server.http, timeout=10) as http:
+        for path in ("/favicon.svg", "/favicon.ico"):
+            r = http.get(path)
+            assert r.status_code == 200, path
+            assert r.headers["content-type"].startswith("image/svg+xml")
+            assert r.text.lstrip().startswith("<svg") and "</svg>" in r.text
+        for page in ("/", "/account", "/ranking/mus", "/players/anybody", "/docs"):
+            html = http.get(page).text
+            assert '<link rel="icon" type="image/svg+xml" href="/favicon.svg">' in html, page

@@ -477,6 +477,16 @@ def create_app(config: Config | None = None) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(WEB / "index.html")
 
+    # every page links /favicon.svg; /favicon.ico is what browsers and tools ask for unbidden
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(
+            WEB / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
+
     return app
 
 
