@@ -120,7 +120,9 @@ def test_a_guest_who_registers_keeps_their_player(server: Server) -> None:
     assert r.json()["player"]["name"] == name
     # the guest cookie was replaced by the login's, and no longer works
     stale = httpx.get(f"{server.http}/api/session", headers={"Cookie": guest.cookie})
-    assert stale.status_code == 401
+    assert stale.status_code == 200 and stale.json() == {"player": None}
+    assert "taverna_session=" in stale.headers["set-cookie"]  # the stale cookie is cleared
+    assert httpx.get(f"{server.http}/api/me", headers={"Cookie": guest.cookie}).status_code == 401
     assert guest.http.get("/api/session").json()["player"]["registered"] is True
 
 

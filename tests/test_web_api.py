@@ -112,3 +112,11 @@ def test_every_page_links_the_favicon_the_app_serves(server: Server) -> None:
         for page in ("/", "/account", "/ranking/mus", "/players/anybody", "/docs"):
             html = http.get(page).text
             assert '<link rel="icon" type="image/svg+xml" href="/favicon.svg">' in html, page
+
+
+def test_a_first_visit_has_no_session_and_that_is_not_an_error(server: Server) -> None:
+    with httpx.Client(base_url=server.http, timeout=10) as anon:
+        r = anon.get("/api/session")
+        assert r.status_code == 200 and r.json() == {"player": None}
+        assert "set-cookie" not in r.headers
+        assert anon.get("/api/me").status_code == 401  # the account itself still needs one

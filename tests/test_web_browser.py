@@ -368,6 +368,32 @@ def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
     tab.close()
 
 
+# ------------------------------------------------------------ first visit
+
+
+def test_a_first_visit_logs_no_error(browser: Any, server: Server) -> None:
+    """Nobody has a session yet: no console error, no failed request, on any page."""
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on(
+        "response",
+        lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+    )
+    page.goto(server.http + "/")
+    page.wait_for_selector(".hero")
+    page.wait_for_selector("#history-list :is(ul, .empty)")
+    for path in ("/account", "/ranking/mus"):
+        page.goto(server.http + path)
+        page.wait_for_selector("main h1")
+    page.goto(server.http + "/docs")
+    page.wait_for_load_state("networkidle")
+    assert not problems, problems
+    context.close()
+
+
 # ------------------------------------------------------------- languages
 
 

@@ -168,8 +168,17 @@ def create_app(config: Config | None = None) -> FastAPI:
         )
         return {"player": player}
 
-    @app.get("/api/session", tags=["session"], summary="Who am I")
-    async def get_session(player: Player) -> dict[str, Any]:
+    @app.get("/api/session", tags=["session"], summary="Who am I (player null: no session yet)")
+    async def get_session(
+        player: MaybePlayer,
+        response: Response,
+        taverna_session: Annotated[str | None, Cookie()] = None,
+    ) -> dict[str, Any]:
+        # a first visit is not an error: the page asks before anybody has a name
+        if player is None and taverna_session:
+            response.delete_cookie(
+                COOKIE, httponly=True, samesite="lax", secure=config.secure_cookies
+            )  # ended or unknown: forget it
         return {"player": player}
 
     # -------------------------------------------------------------- lobby

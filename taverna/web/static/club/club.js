@@ -129,10 +129,11 @@ export async function api(path, { method = 'GET', body } = {}) {
   return data;
 }
 
-/** Who is here: the account or guest, or null. */
+/** Who is here: the account or guest, or null (a first visit: no session yet, no error). */
 export async function whoami() {
   try {
-    return (await api('/api/me')).player;
+    const { player } = await api('/api/session');
+    return player ? (await api('/api/me')).player : null;
   } catch {
     return null;
   }

@@ -37,9 +37,10 @@ export async function api(method, path, body) {
 
 export const session = { player: null };
 
+/** Who is here: `{player: null}` before anybody has given a name (not an error). */
 export async function loadSession() {
   try {
-    session.player = (await api('GET', '/api/session')).player;
+    session.player = (await api('GET', '/api/session')).player ?? null;
   } catch {
     session.player = null;
   }
