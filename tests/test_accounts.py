@@ -68,7 +68,11 @@ def test_wrong_credentials_do_not_say_which_part_was_wrong(server: Server) -> No
     wrong_password = c.post("/api/login", json={"username": bea.name, "password": "x" * 12})
     no_such_name = c.post("/api/login", json={"username": unique("Nobody"), "password": PASSWORD})
     assert wrong_password.status_code == no_such_name.status_code == 401
-    assert wrong_password.json() == no_such_name.json() == {"detail": "wrong username or password"}
+    assert (
+        wrong_password.json()
+        == no_such_name.json()
+        == {"detail": "wrong username or password", "code": "wrong_credentials", "params": {}}
+    )
 
 
 def test_a_taken_name_case_and_width_blind(server: Server) -> None:
@@ -231,3 +235,31 @@ def test_the_ranking_of_an_unknown_game(server: Server) -> None:
     assert r.status_code == 404 and "unknown game" in r.json()["detail"]
     r = httpx.get(f"{server.http}/api/ranking/mus")
     assert r.status_code == 200 and r.json()["game"] == "mus"
+
+
+def test_every_refusal_carries_a_code_a_client_can_translate(server: Server) -> None:
+    """docs/protocol.md, Errors: the English detail, a stable code and its facts."""
+    c = client(server, "10.1.0.30")
+    r = c.post("/api/register", json={"username": unique("Ivo"), "password": "short"})
+    assert r.status_code == 422 and r.json()["code"] == "weak_password"
+    assert r.json()["params"] == {"problem": "too_short", "length": 5}
+    assert "at least 10 characters" in r.json()["detail"]  # the English stays the detail
+    r = c.post("/api/register", json={"username": "a", "password": PASSWORD})
+    assert r.status_code == 422 and r.json()["code"] == "bad_username"
+
+    ivo = Member(server, "Ivo", "10.1.0.31")
+    r = c.post("/api/register", json={"username": ivo.name.upper(), "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["code"] == "name_taken"
+    assert r.json()["params"] == {"name": ivo.name.upper()}
+    r = c.post("/api/login", json={"username": ivo.name, "password": "not the password"})
+    assert r.status_code == 401 and r.json()["code"] == "wrong_credentials"
+    assert httpx.get(f"{server.http}/api/me").json()["code"] == "not_logged_in"
+
+    # an official table whose stake is more than a player has
+    table = ivo.create("muggins-dominoes", official=True, stake=5000)
+    r = ivo.http.post(f"/api/tables/{table['id']}/seats/0")
+    assert r.status_code == 409 and r.json()["code"] == "not_enough_chips"
+    assert r.json()["params"] == {"stake": 5000, "chips": 1000}
+    guest = Person(server, "Guest")
+    r = guest.http.post(f"/api/tables/{table['id']}/seats/1")
+    assert r.status_code == 403 and r.json()["code"] == "not_registered"

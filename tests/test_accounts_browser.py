@@ -85,7 +85,7 @@ def test_register_see_the_ledger_log_out_and_in(server: Server, page: Any) -> No
     login.locator("input[name=username]").fill(name)
     login.locator("input[name=password]").fill("not the secret")
     login.locator("button").click()
-    playwright_api.expect(login.locator(".error")).to_have_text("wrong username or password")
+    playwright_api.expect(login.locator(".error")).to_have_text("Wrong username or password.")
     login.locator("input[name=password]").fill("a long enough secret")
     login.locator("button").click()
     playwright_api.expect(page.locator("h1")).to_have_text(f"Logged in as {name}")

@@ -280,11 +280,11 @@ def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     tab.create_table("muggins-cards", "Bea", seats=2, fields={"target": "15"}, who=["me", "greedy"])
     page.wait_for_selector(".hand-card")
     tab.shot("cards-start")
-    # an action the rules refuse: the page shows the server's reason
+    # an action the rules refuse: the page says the server's reason in its own words
     page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
     toast = page.locator(".toast.error")
     toast.wait_for()
-    assert "cannot claim" in toast.inner_text()
+    assert toast.inner_text() == strings("en")["refused.nothing_to_claim"]
     tab.shot("cards-refused")
 
     def step() -> bool:
@@ -422,6 +422,31 @@ def test_language_from_the_browser_and_switchable(browser: Any, server: Server) 
     assert page.get_attribute("html", "lang") == "it"
     page.select_option("#lang", "en")
     tab.close()
+
+
+def test_refusals_are_said_in_the_language_of_the_page(browser: Any, server: Server) -> None:
+    """The server refuses in English with a code; the page says it in its own language."""
+    it = Browser(browser, server, locale="it-IT")
+    page = it.open()
+    it.create_table("muggins-cards", "Ugo", seats=2, who=["me", "greedy"])
+    page.wait_for_selector(".hand-card")
+    page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
+    toast = page.locator(".toast.error")
+    toast.wait_for()
+    assert toast.inner_text() == strings("it")["refused.nothing_to_claim"]
+    it.close()
+
+    es = Browser(browser, server, locale="es-ES")
+    page = es.page
+    page.goto(server.http + "/account")
+    login = page.locator("#login-form")
+    login.locator("input[name=username]").fill("nadie")
+    login.locator("input[name=password]").fill("no es la clave")
+    login.locator("button").click()
+    playwright_api.expect(login.locator(".error")).to_have_text(
+        strings("es")["error.wrong_credentials"]
+    )
+    es.close()
 
 
 def test_every_language_has_every_string() -> None:

@@ -697,10 +697,16 @@ class Cards(State):
 
     def _refuse_turn(self, s: int, verb: str) -> None:
         if self.over:
-            raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
         if self.awaiting:
-            raise IllegalAction(f"seat {s} cannot {verb}: the next round has not been dealt")
-        raise IllegalAction(f"seat {s} cannot {verb}: it is seat {self.turn}'s turn")
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: the next round has not been dealt", "not_dealt"
+            )
+        raise IllegalAction(
+            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn",
+            "not_your_turn",
+            turn=self.turn,
+        )
 
     def _close_window(self, events: list[Event]) -> None:
         # RULES.md §2 muggins rule: the next play or go closes the window
@@ -735,20 +741,32 @@ class Cards(State):
         if s != self.turn:
             self._refuse_turn(s, f"play {CARD_STR[c]}")
         if not self.hands[s] >> c & 1:
-            raise IllegalAction(f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card")
+            raise IllegalAction(
+                f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card",
+                "not_held",
+                card=CARD_STR[c],
+            )
         raise IllegalAction(
             f"seat {s} cannot play {CARD_STR[c]}: its {VALUE[c]} would take the total "
-            f"{self.total} over {self.limit}"
+            f"{self.total} over {self.limit}",
+            "over_limit",
+            card=CARD_STR[c],
+            total=self.total,
+            limit=self.limit,
         )
 
     def _refuse_claim(self, s: int, c: int, t: int) -> None:
         if not self.muggins:
             raise IllegalAction(
                 f"seat {s} cannot claim with {CARD_STR[c]}: this table plays No-Muggins, "
-                "scores are credited automatically"
+                "scores are credited automatically",
+                "no_muggins",
             )
         raise IllegalAction(
-            f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing"
+            f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing",
+            "scores_nothing",
+            card=CARD_STR[c],
+            total=t,
         )
 
     def _play(self, action: CardAction) -> list[Event]:
@@ -908,7 +926,9 @@ class Cards(State):
         if fits:
             c = (fits & -fits).bit_length() - 1
             raise IllegalAction(
-                f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})"
+                f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})",
+                "must_play",
+                card=CARD_STR[c],
             )
         events: list[Event] = []
         if self.pend_seat >= 0:
@@ -958,12 +978,15 @@ class Cards(State):
         if not self.muggins:
             raise IllegalAction(
                 f"seat {s} cannot {verb}: this table plays No-Muggins, "
-                "scores are credited automatically"
+                "scores are credited automatically",
+                "no_muggins",
             )
         if self.over:
-            raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
         if self.pend_seat < 0:
-            raise IllegalAction(f"seat {s} cannot {verb}: no score is waiting to be claimed")
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: no score is waiting to be claimed", "nothing_to_claim"
+            )
         return self.pend_seat
 
     def _settle(self, s: int, events: list[Event], event: Event) -> list[Event]:
@@ -989,7 +1012,10 @@ class Cards(State):
         if owner != s:
             raise IllegalAction(
                 f"seat {s} cannot claim: the unclaimed {sum(self.pend)} points are seat "
-                f"{owner}'s (an opponent calls muggins to take them)"
+                f"{owner}'s (an opponent calls muggins to take them)",
+                "not_your_score",
+                owner=owner,
+                points=sum(self.pend),
             )
         return self._settle(s, [], {"type": "claim", "seat": s, "points": sum(self.pend)})
 
@@ -997,7 +1023,9 @@ class Cards(State):
         owner = self._check_window(s, "call muggins")
         if owner == s:
             raise IllegalAction(
-                f"seat {s} cannot call muggins on its own {sum(self.pend)} points: it claims them"
+                f"seat {s} cannot call muggins on its own {sum(self.pend)} points: it claims them",
+                "own_score",
+                points=sum(self.pend),
             )
         return self._settle(
             s, [], {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}

@@ -1,4 +1,8 @@
 // Shared by the club pages: the API, escaping, a few strings in four languages, the header.
+// The server's refusals are said as in the main client (js/errors.js, js/lang/*.json).
+
+import { explainHttp } from '../js/errors.js';
+import { loadLanguages, setLanguage } from '../js/i18n.js';
 
 const STRINGS = {
   en: {
@@ -92,6 +96,8 @@ function pickLanguage() {
 
 export const lang = pickLanguage();
 document.documentElement.lang = lang;
+await loadLanguages();
+setLanguage(lang, false);
 
 export function t(key, vars = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
@@ -111,7 +117,8 @@ export function date(iso) {
   return iso ? new Date(iso).toLocaleString(lang) : '';
 }
 
-/** Call the API: the parsed JSON, or an Error whose message is the server's `detail`. */
+/** Call the API: the parsed JSON, or an Error whose message says the server's refusal
+ * in the page's language (`code`, `params` and the English `detail` kept). */
 export async function api(path, { method = 'GET', body } = {}) {
   const res = await fetch(path, {
     method,
@@ -121,9 +128,10 @@ export async function api(path, { method = 'GET', body } = {}) {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join('; ') : data.detail;
-    const error = new Error(detail || `${res.status} ${res.statusText}`);
-    error.status = res.status;
+    let detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join('; ') : data.detail;
+    detail = detail || `${res.status} ${res.statusText}`;
+    const error = new Error(explainHttp({ code: data.code, params: data.params || {}, detail }));
+    Object.assign(error, { status: res.status, code: data.code ?? null, params: data.params || {}, detail });
     throw error;
   }
   return data;

@@ -1,11 +1,17 @@
 // HTTP calls to the server (docs/protocol.md) and the guest session.
 
+import { explainHttp } from './errors.js';
 import { t } from './i18n.js';
 
+/** A refused call: `message` in the page's language, `detail` the server's English,
+ * `code` and `params` as the server sent them (docs/protocol.md, Errors). */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, { code = null, params = {}, detail = message } = {}) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.params = params;
+    this.detail = detail;
   }
 }
 
@@ -30,7 +36,10 @@ export async function api(method, path, body) {
   if (!r.ok) {
     let detail = data?.detail;
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join('; ');
-    throw new ApiError(r.status, detail || `HTTP ${r.status}`);
+    detail = detail || `HTTP ${r.status}`;
+    const code = data?.code ?? null;
+    const params = data?.params ?? {};
+    throw new ApiError(r.status, explainHttp({ code, params, detail }), { code, params, detail });
   }
   return data;
 }

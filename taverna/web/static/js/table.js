@@ -6,6 +6,7 @@
 // view.legal are offered; a refused move shows the server's message.
 
 import { api, ensureSession, session } from './api.js';
+import { explainRefusal } from './errors.js';
 import { t } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
@@ -76,8 +77,17 @@ export function mount(app, tableId) {
       maybeAutoStart();
     },
     error(msg) {
-      if (msg.code === 'offline') toast(t('net.offline_act'), 'error');
-      else toast(t('table.refused', { message: msg.message }), 'error', 7000);
+      if (msg.code === 'offline') {
+        toast(t('net.offline_act'), 'error');
+        return;
+      }
+      // in our words; a refusal that only means the table moved on first is no alarm
+      const { text, kind } = explainRefusal(msg, {
+        me: S.seat,
+        seat: (s) => plainName(S.table, s),
+        thing: (x) => game()?.thingLabel?.(x) ?? x,
+      });
+      toast(text, kind === 'race' ? 'info' : 'error', 7000);
     },
     status(s) {
       setNet(s);

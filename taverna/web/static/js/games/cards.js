@@ -58,6 +58,9 @@ function credit(c, seat, points, why) {
 const cards = {
   game: 'muggins-cards',
 
+  /** A card or tile in notation, in words (messages about it). */
+  thingLabel: cardLabel,
+
   learn(e, c) {
     const n = c.notes;
     switch (e.type) {

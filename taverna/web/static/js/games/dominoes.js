@@ -32,6 +32,9 @@ function seatsInOrder(c) {
 const dominoes = {
   game: 'muggins-dominoes',
 
+  /** A card or tile in notation, in words (messages about it). */
+  thingLabel: tileLabel,
+
   learn(e, c) {
     if (e.type === 'play') c.notes.last = { tile: e.tile, seat: e.seat };
     if (e.type === 'deal') c.notes.last = null;

@@ -83,6 +83,9 @@ function around(c) {
 const mus = {
   game: 'mus',
 
+  /** A card or tile in notation, in words (messages about it). */
+  thingLabel: cardLabel,
+
   /** An action in the game's own words (replays). */
   describe(a) {
     if (a.type === 'discard') return `${t('replay.action.discard')} ${a.cards.join(' ')}`;
