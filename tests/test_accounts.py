@@ -130,6 +130,21 @@ def test_a_guest_who_registers_keeps_their_player(server: Server) -> None:
     assert guest.http.get("/api/session").json()["player"]["registered"] is True
 
 
+def test_a_guest_cannot_take_a_registered_name(server: Server) -> None:
+    owner = Member(server, "Nora", "10.1.0.40")
+    guest = httpx.Client(base_url=server.http, timeout=10)
+    for name in (owner.name, owner.name.upper(), f"  {owner.name.lower()} "):
+        r = guest.post("/api/session", json={"name": name})
+        assert r.status_code == 409, name
+        body = r.json()
+        assert body["code"] == "name_registered" and body["params"] == {"name": name.strip()}
+        assert "registered player" in body["detail"] and "log in" in body["detail"]
+        assert "taverna_session" not in guest.cookies
+    # any other name is fine, and so is a registered name's neighbour
+    r = guest.post("/api/session", json={"name": f"{owner.name} jr"})
+    assert r.status_code == 200 and r.json()["player"]["registered"] is False
+
+
 def test_private_data_is_refused_to_others(server: Server) -> None:
     fede = Member(server, "Fede", "10.1.0.8")
     gina = Member(server, "Gina", "10.1.0.9")

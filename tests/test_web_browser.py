@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from .server_helpers import Server, database_url
@@ -392,6 +393,37 @@ def test_a_first_visit_logs_no_error(browser: Any, server: Server) -> None:
     page.wait_for_load_state("networkidle")
     assert not problems, problems
     context.close()
+
+
+# ------------------------------------------------------------- names
+
+
+def test_a_guest_is_told_a_name_is_registered_and_may_choose_another(
+    browser: Any, server: Server
+) -> None:
+    owner = f"Olga{int(time.time() * 1000) % 1_000_000}"
+    r = httpx.post(
+        f"{server.http}/api/register",
+        json={"username": owner, "password": "a long enough secret"},
+    )
+    assert r.status_code == 201, r.text
+    tab = Browser(browser, server)
+    page = tab.open()
+    page.click("[data-new='muggins-dominoes']")
+    dialog = page.locator("#name-dialog")
+    dialog.locator("input").fill(owner.upper())
+    dialog.locator("button[value=ok]").click()
+    error = dialog.locator(".form-error")
+    playwright_api.expect(error).to_have_text(
+        strings("en")["error.name_registered"].replace("{name}", owner.upper())
+    )
+    assert dialog.is_visible() and dialog.locator("input").get_attribute("aria-invalid") == "true"
+    tab.shot("name-registered")
+    dialog.locator("input").fill(f"{owner} the guest")
+    dialog.locator("button[value=ok]").click()
+    page.locator("#create-dialog form").wait_for()  # on to the new table
+    assert page.locator("#who").inner_text() == f"{owner} the guest"
+    tab.close()
 
 
 # ------------------------------------------------------------- languages

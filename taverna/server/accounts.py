@@ -317,6 +317,18 @@ async def check_official_seat(request: Request, table_id: str, player: dict[str,
         )
 
 
+async def check_guest_name(request: Request, name: str) -> None:
+    """A guest may not take a registered player's name (compared as usernames are)."""
+    if await _hub(request).accounts.username_taken(username_key(name)):
+        raise Refused(
+            409,
+            "name_registered",
+            f"the name {name!r} belongs to a registered player: choose another, "
+            "or log in if it is yours",
+            name=name,
+        )
+
+
 async def note_seated(
     hub: RoomHub, config: Config, table: TableInfo, player_id: str, headers: Headers, peer: Any
 ) -> None:

@@ -149,6 +149,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         name = body.name.strip()
         if not name:
             raise Refused(422, "blank_name", "the name must not be blank")
+        await accounts.check_guest_name(request, name)
         player, token = await store_of(request).create_guest(name)
         response.set_cookie(
             COOKIE,

@@ -188,6 +188,15 @@ class AccountStore:
 
         return await self.store.run(q)
 
+    async def username_taken(self, username: str) -> bool:
+        """Whether a registered player has this username (a key from ``username_key``)."""
+
+        def q(s: Session) -> bool:
+            found = s.execute(select(Player.id).where(Player.username == username)).first()
+            return found is not None
+
+        return await self.store.run(q)
+
     async def player_by_username(self, username: str) -> dict[str, Any] | None:
         def q(s: Session) -> dict[str, Any] | None:
             p = s.execute(select(Player).where(Player.username == username)).scalar_one_or_none()

@@ -65,28 +65,31 @@ export async function startSession(name) {
 /** The session, asking for a name first when there is none; null if the person cancels. */
 export async function ensureSession() {
   if (session.player) return session.player;
-  const name = await askName();
-  if (!name) return null;
-  return startSession(name);
+  return askName();
 }
 
+/** Ask for a name and start a session with it; a refused name (say, a registered
+ * player's) is explained in the dialog, which stays open for another. */
 function askName() {
   return new Promise((resolve) => {
     const dialog = document.getElementById('name-dialog');
     const form = dialog.querySelector('form');
     const input = dialog.querySelector('input');
+    const error = dialog.querySelector('.form-error');
     dialog.querySelector('h2').textContent = t('name.title');
-    dialog.querySelector('p').textContent = t('name.why');
+    dialog.querySelector('p:not(.form-error)').textContent = t('name.why');
     dialog.querySelector('label span').textContent = t('name.label');
     dialog.querySelector('[value=ok]').textContent = t('name.ok');
     dialog.querySelector('[value=cancel]').textContent = t('cancel');
     input.value = '';
+    error.textContent = '';
+    input.removeAttribute('aria-invalid');
     const done = (value) => {
       form.onsubmit = null;
       dialog.onclose = null;
       resolve(value);
     };
-    form.onsubmit = (e) => {
+    form.onsubmit = async (e) => {
       e.preventDefault();
       const name = input.value.trim();
       if (e.submitter?.value === 'cancel') {
@@ -98,8 +101,17 @@ function askName() {
         input.focus();
         return;
       }
-      dialog.close();
-      done(name);
+      try {
+        const player = await startSession(name);
+        dialog.onclose = null;
+        dialog.close();
+        done(player);
+      } catch (err) {
+        error.textContent = err.message;
+        input.setAttribute('aria-invalid', 'true');
+        input.select();
+        input.focus();
+      }
     };
     dialog.onclose = () => done(null);
     dialog.showModal();
