@@ -20,8 +20,9 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect as ws_connect
 
-from .server_helpers import Server, database_url
+from .server_helpers import Person, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -558,6 +559,84 @@ def test_calling_muggins_on_a_bot_that_forgot_to_claim(browser: Any, server: Ser
     assert called["done"], "the bot never left a score unclaimed"
     entry = page.locator(".log-list li[data-event=muggins]").first.inner_text()
     assert "Dora" in entry
+    tab.close()
+
+
+def test_a_muggins_call_that_loses_the_race_is_told_kindly(browser: Any, server: Server) -> None:
+    """Eve claims her score just before Finn's Muggins! reaches the table: Finn's page
+    says what happened, as news rather than as an error."""
+    eve = Person(server, "Eve")
+    tid = eve.create("muggins-cards", seats=2, settings={"target": 121})["id"]
+    eve.sit(tid, 1)
+    tab = Browser(browser, server)
+    page = tab.page
+    page.goto(f"{server.http}/#/table/{tid}")
+    page.click("[data-sit='0']")
+    page.locator("#name-dialog input").fill("Finn")
+    page.locator("#name-dialog button[value=ok]").click()
+    page.wait_for_selector(".seat-row.mine")
+    eve.start(tid)
+    page.wait_for_selector(".felt")
+
+    with ws_connect(
+        f"{server.ws}/ws/tables/{tid}", additional_headers={"Cookie": eve.cookie}
+    ) as ws:
+        ws.send(json.dumps({"type": "hello", "last_seq": None}))
+        view: dict[str, Any] = {}
+
+        def read(wait: float = 0.05) -> None:
+            nonlocal view
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    msg = json.loads(ws.recv(timeout=wait))
+                    if msg.get("view"):
+                        view = msg["view"]
+
+        def eve_plays_until_she_scores() -> int:
+            """Eve's turn: a scoring play left unclaimed (its points), or any move (0)."""
+            moves = [a for a in view["legal"] if not a.get("claim")]
+            limit, total = view["limit"], view["total"]
+
+            def scores(a: dict[str, Any]) -> int:
+                if a["type"] != "play":
+                    return 0
+                t = total + min(10, "A23456789".find(a["card"][0]) + 1 or 10)
+                return 2 if t == limit else t if t % 5 == 0 else 0
+
+            best = max(moves, key=scores)
+            ws.send(json.dumps({"type": "act", "action": best}))
+            return scores(best)
+
+        points = 0
+        deadline = time.time() + 90
+        while not points and time.time() < deadline:
+            read(0.2)
+            if view.get("turn") == 1:
+                points = eve_plays_until_she_scores()
+                continue
+            if view.get("turn") == 0:
+                seq = tab.seq()
+                card = page.locator("button.hand-card.playable").first
+                go = page.locator("[data-act=go]")
+                if card.count():
+                    card.click()
+                elif go.count():
+                    go.click()
+                tab.idle(seq)
+        assert points, "Eve never had a scoring play"
+        muggins = page.locator("[data-act=muggins]")
+        muggins.wait_for()  # Finn may call it ...
+        ws.send(json.dumps({"type": "act", "action": {"type": "claim"}}))  # ... but Eve claims
+        muggins.wait_for(state="detached")
+        # Finn's click was already on its way
+        page.evaluate("window.taverna.page.socket.act({type: 'muggins', seat: 0})")
+        toast = page.locator(".toast.show")
+        toast.wait_for()
+        expected = strings("en")["refused.window_closed.claim.theirs"]
+        expected = expected.replace("{owner}", "Eve").replace("{points}", str(points))
+        assert toast.inner_text() == expected
+        assert "error" not in (toast.get_attribute("class") or "")
+        tab.shot("muggins-too-late")
     tab.close()
 
 
