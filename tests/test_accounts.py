@@ -247,9 +247,17 @@ def test_official_tables_seat_registered_humans_with_the_stake(server: Server) -
 
 def test_the_ranking_of_an_unknown_game(server: Server) -> None:
     r = httpx.get(f"{server.http}/api/ranking/chess")
-    assert r.status_code == 404 and "unknown game" in r.json()["detail"]
+    assert r.status_code == 404 and "unknown game 'chess'" in r.json()["detail"]
+    assert r.json()["code"] == "unknown_game" and r.json()["params"] == {"game": "chess"}
     r = httpx.get(f"{server.http}/api/ranking/mus")
     assert r.status_code == 200 and r.json()["game"] == "mus"
+    # the page: an unknown game is a 404 (the page says so), an alias goes to the game
+    page = httpx.get(f"{server.http}/ranking/chess")
+    assert page.status_code == 404 and "ranking.js" in page.text
+    alias = httpx.get(f"{server.http}/ranking/dominoes?offset=50")
+    assert alias.status_code == 308
+    assert alias.headers["location"] == "/ranking/muggins-dominoes?offset=50"
+    assert httpx.get(f"{server.http}/ranking/mus").status_code == 200
 
 
 def test_every_refusal_carries_a_code_a_client_can_translate(server: Server) -> None:

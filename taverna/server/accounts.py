@@ -26,7 +26,7 @@ from typing import Annotated, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 
@@ -609,8 +609,21 @@ async def account_page() -> FileResponse:
 
 
 @router.get("/ranking", include_in_schema=False)
+async def ranking_first_page() -> FileResponse:
+    return FileResponse(CLUB / "ranking.html")
+
+
 @router.get("/ranking/{game}", include_in_schema=False)
-async def ranking_page() -> FileResponse:
+async def ranking_page(game: str, request: Request) -> Response:
+    """The page of a game's ranking; an alias goes to the game's own name, and an
+    unknown game gets the page (which says so) with a 404, never another game's."""
+    try:
+        cls = get_game(game)
+    except KeyError:
+        return FileResponse(CLUB / "ranking.html", status_code=404)
+    if cls.game != game:
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/ranking/{cls.game}{query}", status_code=308)
     return FileResponse(CLUB / "ranking.html")
 
 

@@ -6,6 +6,7 @@ import { loadLanguages, setLanguage } from '../js/i18n.js';
 
 const STRINGS = {
   en: {
+    unknown_game: 'There is no game called “{game}” here: choose one of ours.',
     club: 'Taverna', lobby: 'Lobby', ranking: 'Ranking', account: 'Account',
     'muggins-dominoes': 'Muggins dominoes', 'muggins-cards': 'Muggins cards', mus: 'Mus',
     rank: '#', player: 'Player', points: 'Points', games: 'Games', wins: 'Won', losses: 'Lost',
@@ -25,6 +26,7 @@ const STRINGS = {
     my_profile: 'My profile',
   },
   it: {
+    unknown_game: 'Qui non c’è nessun gioco chiamato «{game}»: scegline uno dei nostri.',
     club: 'Taverna', lobby: 'Sala', ranking: 'Classifica', account: 'Account',
     'muggins-dominoes': 'Domino Muggins', 'muggins-cards': 'Carte Muggins', mus: 'Mus',
     rank: '#', player: 'Giocatore', points: 'Punti', games: 'Partite', wins: 'Vinte', losses: 'Perse',
@@ -44,6 +46,7 @@ const STRINGS = {
     my_profile: 'Il mio profilo',
   },
   nl: {
+    unknown_game: 'Hier is geen spel dat ‘{game}’ heet: kies een van de onze.',
     club: 'Taverna', lobby: 'Lobby', ranking: 'Ranglijst', account: 'Account',
     'muggins-dominoes': 'Muggins domino', 'muggins-cards': 'Muggins kaarten', mus: 'Mus',
     rank: '#', player: 'Speler', points: 'Punten', games: 'Partijen', wins: 'Gewonnen', losses: 'Verloren',
@@ -63,6 +66,7 @@ const STRINGS = {
     my_profile: 'Mijn profiel',
   },
   es: {
+    unknown_game: 'Aquí no hay ningún juego llamado «{game}»: elige uno de los nuestros.',
     club: 'Taverna', lobby: 'Sala', ranking: 'Clasificación', account: 'Cuenta',
     'muggins-dominoes': 'Dominó Muggins', 'muggins-cards': 'Cartas Muggins', mus: 'Mus',
     rank: '#', player: 'Jugador', points: 'Puntos', games: 'Partidas', wins: 'Ganadas', losses: 'Perdidas',
