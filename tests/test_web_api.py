@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import httpx
 import pytest
 
+from taverna.games import SettingsError, get_game
 from taverna.games.record import load_record
 
 from .server_helpers import Person, Server, database_url
@@ -120,3 +122,32 @@ def test_a_first_visit_has_no_session_and_that_is_not_an_error(server: Server) -
         assert r.status_code == 200 and r.json() == {"player": None}
         assert "set-cookie" not in r.headers
         assert anon.get("/api/me").status_code == 401  # the account itself still needs one
+
+
+def test_the_games_tell_a_form_what_each_setting_may_be(server: Server) -> None:
+    """GET /api/games lists each setting's kind and bounds; check_settings agrees."""
+    info = httpx.get(f"{server.http}/api/games").json()
+    assert info["table_limits"]["stake"] == {"type": "int", "min": 1, "max": 1_000_000}
+    assert info["table_limits"]["muggins_wait"] == {"type": "number", "min": 0, "max": 30}
+    for g in info["games"]:
+        cls = get_game(g["game"])
+        seats = cls.min_seats
+        specs = g["settings"]
+        assert set(specs) == set(g["defaults"][str(seats)]), g["game"]
+        for name, spec in specs.items():
+            ok = partial(_accepts, cls, seats, name)
+            if spec["type"] == "int":
+                assert ok(spec["min"]) and not ok(spec["min"] - 1), name
+                assert "max" not in spec or (ok(spec["max"]) and not ok(spec["max"] + 1)), name
+            elif spec["type"] == "choice":
+                assert all(ok(v) for v in spec["choices"]) and not ok(max(spec["choices"]) + 1)
+            else:
+                assert spec["type"] == "bool" and not ok(1), name
+
+
+def _accepts(cls: Any, seats: int, name: str, value: Any) -> bool:
+    try:
+        cls.check_settings(seats, {name: value})
+    except SettingsError:
+        return False
+    return True

@@ -370,6 +370,68 @@ def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
     tab.close()
 
 
+# ------------------------------------------------------------- new table
+
+
+def test_the_new_table_form_checks_numbers_and_seats_before_asking(
+    browser: Any, server: Server
+) -> None:
+    tab = Browser(browser, server)
+    page = tab.open()
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    info = httpx.get(f"{server.http}/api/games").json()
+    assert info["table_limits"]["turn_seconds"] == {"type": "int", "min": 5, "max": 600}
+    page.click("[data-new='muggins-dominoes']")
+    page.locator("#name-dialog input").fill("Gia")
+    page.locator("#name-dialog button[value=ok]").click()
+    form = page.locator("#create-dialog form")
+    form.wait_for()
+    posts.clear()
+    en = strings("en")
+
+    # the limits are the server's (GET /api/games)
+    target = form.locator("input[name=target]")
+    assert target.get_attribute("min") == "1" and target.get_attribute("max") is None
+    target.fill("0")
+    form.locator("button[type=submit]").click()
+    error = form.locator("#err-target")
+    playwright_api.expect(error).to_have_text(en["create.at_least"].replace("{min}", "1"))
+    assert target.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.name") == "target"
+    target.fill("2.5")
+    target.blur()
+    playwright_api.expect(error).to_have_text(en["create.whole_number"])
+    target.fill("40")
+    playwright_api.expect(error).to_have_text("")  # mended: the message goes at once
+
+    # a field among the more options: they open to show it
+    form.locator("details.more summary").click()
+    form.locator("input[name=turn_seconds]").fill("2")
+    form.locator("details.more summary").click()  # closed again
+    form.locator("button[type=submit]").click()
+    playwright_api.expect(form.locator("#err-turn_seconds")).to_have_text(
+        en["create.between"].replace("{min}", "5").replace("{max}", "600")
+    )
+    assert form.locator("details.more").get_attribute("open") is not None
+    assert page.evaluate("document.activeElement.name") == "turn_seconds"
+    assert not posts, posts  # nothing was sent while a field was wrong
+    tab.shot("create-invalid")
+
+    # one "me": taking another seat moves you, your old seat takes what that one had
+    form.locator("input[name=game][value=mus]").check()
+    who = [form.locator(f"[data-who='{i}']") for i in range(4)]
+    who[1].select_option("expert")
+    who[1].select_option("me")
+    assert [w.input_value() for w in who] == ["expert", "me", "greedy", "greedy"]
+    form.locator("input[name=game][value=muggins-cards]").check()
+    form.locator("select[name=seats]").select_option("4")
+    form.locator("[data-who='3']").select_option("me")
+    form.locator("select[name=seats]").select_option("2")  # your seat is gone: the first
+    assert form.locator("[data-who='0']").input_value() == "me"
+    tab.close()
+
+
 # ------------------------------------------------------------ first visit
 
 

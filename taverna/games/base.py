@@ -155,6 +155,10 @@ class State(ABC):
     deal_unit: ClassVar[str] = "hand"
     #: how many sides play against each other, by seat count (None: one side per seat)
     team_count: ClassVar[int | None] = None
+    #: what each table setting may be, as :meth:`check_settings` enforces it: a whole
+    #: number from ``min`` (to ``max``), one of ``choices``, or a ``bool`` — for forms
+    #: that check before they ask, e.g. ``{"target": {"type": "int", "min": 1}}``
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {}
 
     @classmethod
     def side_of(cls, seat: int) -> int:

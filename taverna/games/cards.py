@@ -259,6 +259,14 @@ class Cards(State):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     deal_unit: ClassVar[str] = "round"
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+        # RULES.md §2 Settings
+        "target": {"type": "int", "min": 1},
+        "limit": {"type": "choice", "choices": [31, 21]},
+        "hand_size": {"type": "choice", "choices": [5, 7]},
+        "muggins": {"type": "bool"},
+        "muggins_on_last": {"type": "bool"},
+    }
 
     __slots__ = (
         "_deals",

@@ -185,6 +185,9 @@ class Dominoes(State):
     game: ClassVar[str] = "muggins-dominoes"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+        "target": {"type": "int", "min": 1},  # RULES.md §1: 250 or 200 by default
+    }
 
     __slots__ = (
         "_deals",

@@ -273,6 +273,12 @@ class Mus(State):
     max_seats: ClassVar[int] = SEATS
     #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
     team_count: ClassVar[int | None] = 2
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+        # RULES.md §3: cows per match and games per cow, 1 to 3
+        "cows": {"type": "choice", "choices": [1, 2, 3]},
+        "games_per_cow": {"type": "choice", "choices": [1, 2, 3]},
+        "real_31": {"type": "bool"},
+    }
 
     __slots__ = (
         "_deal",

@@ -65,6 +65,23 @@ class TableIn(BaseModel):
     )
 
 
+def _limits(model: type[BaseModel], *names: str) -> dict[str, dict[str, Any]]:
+    """The bounds of some number fields, from the model that enforces them."""
+    props = model.model_json_schema()["properties"]
+    out = {}
+    for name in names:
+        field = next(x for x in props[name].get("anyOf", [props[name]]) if "minimum" in x)
+        out[name] = {"type": "int" if field["type"] == "integer" else "number"}
+        for key, short in (("minimum", "min"), ("maximum", "max")):
+            if key in field:
+                out[name][short] = field[key]
+    return out
+
+
+#: what a new table's number options may be (GET /api/games), as TableIn checks them
+TABLE_LIMITS = _limits(TableIn, "turn_seconds", "muggins_wait", "stake", "bot_forget")
+
+
 class BotIn(BaseModel):
     level: str = Field(default="greedy", description="random, greedy or expert")
 
@@ -189,9 +206,15 @@ def create_app(config: Config | None = None) -> FastAPI:
                         n: cls.check_settings(n, {})
                         for n in range(cls.min_seats, cls.max_seats + 1)
                     },
+                    "settings": cls.setting_specs,
                 }
             )
-        return {"games": out, "bots": list(LEVELS), "table_defaults": DEFAULT_OPTIONS}
+        return {
+            "games": out,
+            "bots": list(LEVELS),
+            "table_defaults": DEFAULT_OPTIONS,
+            "table_limits": TABLE_LIMITS,
+        }
 
     @app.get("/api/tables", tags=["lobby"], summary="Open and running public tables")
     async def list_tables(request: Request, game: str | None = None) -> dict[str, Any]:
