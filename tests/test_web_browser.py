@@ -567,6 +567,37 @@ def test_every_language_has_every_string() -> None:
     assert not missing, missing
 
 
+def test_counts_are_singular_or_plural_never_both() -> None:
+    """No "cow(s)", "vaca/vacas", "juego('s)": a count picks key_one or key_other."""
+    hedge = re.compile(r"\w\((s|'s|i|e|en|es)\)|\w/(i|e|s|vacas)\b")
+    for lang in ("en", "it", "nl", "es"):
+        for key, text in strings(lang).items():
+            assert not hedge.search(text), (lang, key, text)
+        table = strings(lang)
+        for key in [k for k in table if k.endswith("_one")]:
+            assert key.removesuffix("_one") + "_other" in table, (lang, key)
+
+
+def test_mus_settings_say_one_cow_and_three_games(browser: Any, server: Server) -> None:
+    for locale, lang in (("en-US", "en"), ("es-ES", "es")):
+        tab = Browser(browser, server, locale=locale)
+        page = tab.open()
+        tab.create_table(
+            "mus",
+            "Hugo",
+            fields={"cows": "1", "games_per_cow": "3"},
+            who=["me", "random", "random", "random"],
+        )
+        chips = page.locator(".table-head .chips").inner_text()
+        words = strings(lang)
+        assert words["set.cows_n_one"].replace("{n}", "1") in chips, chips
+        assert words["set.games_per_cow_n_other"].replace("{n}", "3") in chips, chips
+        assert "(" not in chips
+        label = page.locator(".stones-row svg").first.get_attribute("aria-label") or ""
+        assert label.startswith(words["mus.stones_n_other"].replace("{n}", "0")), label
+        tab.close()
+
+
 # ---------------------------------------------------------------- Muggins!
 
 

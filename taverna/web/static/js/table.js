@@ -7,7 +7,7 @@
 
 import { api, ensureSession, session } from './api.js';
 import { explainRefusal } from './errors.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { esc, gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
@@ -456,7 +456,7 @@ export function mount(app, tableId) {
     box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * left) / total)}%`;
     box.classList.toggle('low', left < Math.min(10, total / 3));
     box.classList.toggle('mine', v.turn === S.seat);
-    box.setAttribute('aria-label', t('table.time_left', { n: secs }));
+    box.setAttribute('aria-label', tn('table.time_left', secs));
   }
   timerHandle = setInterval(tick, 250);
 
