@@ -598,6 +598,45 @@ def test_mus_settings_say_one_cow_and_three_games(browser: Any, server: Server) 
         tab.close()
 
 
+def test_this_round_shows_the_newest_credit_in_sight(browser: Any, server: Server) -> None:
+    """The cards score panel, drawn by the page's own module with many credits: the
+    newest is the one in sight without scrolling."""
+    tab = Browser(browser, server)
+    page = tab.open()
+    page.evaluate(
+        """async () => {
+            const cards = (await import('/static/js/games/cards.js')).default;
+            const items = Array.from({ length: 30 }, (_, i) => ({
+                seat: i % 2, points: i + 1, why: ['cards.why.claim', {}],
+            }));
+            const c = {
+                view: { scores: [12, 30], target: 61, turn: 0, winner: null, round: 2 },
+                seats: 2, me: 0,
+                label: (s) => `Seat ${s + 1}`, name: (s) => `Seat ${s + 1}`,
+                notes: { round: { n: 2, items } },
+            };
+            const box = document.createElement('aside');
+            box.className = 'side';
+            box.style.width = '350px';
+            box.innerHTML = `<section class="panel scores">${cards.scores(c)}</section>`;
+            document.getElementById('app').prepend(box);
+        }"""
+    )
+    listing = page.locator(".side .credits ol")
+    first = listing.locator("li").first
+    assert "+30" in first.inner_text()  # the newest credit leads
+    assert listing.evaluate("ol => ol.scrollHeight > ol.clientHeight")  # the list scrolls
+    box, item = listing.bounding_box(), first.bounding_box()
+    assert (
+        box
+        and item
+        and box["y"] <= item["y"]
+        and item["y"] + item["height"] <= box["y"] + box["height"]
+    )
+    assert "newest" in (first.get_attribute("class") or "")
+    tab.close()
+
+
 # ---------------------------------------------------------------- Muggins!
 
 

@@ -298,7 +298,7 @@ const cards = {
       })
       .join('')}</ul>
       <p class="muted small">${esc(t('set.target_n', { n: v.target }))} · ${esc(t('cards.round_n', { n: v.round + 1 }))}</p>
-      ${roundList(c, c.notes.round, t('cards.this_round'))}`;
+      ${roundList(c, c.notes.round, t('cards.this_round'), { newestFirst: true })}`;
   },
 
   summaryKey(c) {
@@ -341,17 +341,20 @@ function why(c, [key, params]) {
   return t(key, 'from' in params ? { ...params, name: c.name(params.from) } : params);
 }
 
-function roundList(c, round, title) {
+/** The credits of a round. While it is played the newest comes first, so it is the one in
+ * sight (the list scrolls, and is drawn again on every move); the summary tells it in order. */
+function roundList(c, round, title, { newestFirst = false } = {}) {
   if (!round || !round.items.length) return '';
-  return `<details class="credits" open><summary>${esc(title)}</summary><ol>${round.items
-    .slice(-40)
-    .map(
-      (it) =>
-        `<li><b>${esc(c.name(it.seat))}</b> ${it.points ? `<span class="plus">+${it.points}</span>` : ''} <span class="muted">${esc(
-          why(c, it.why),
-        )}</span></li>`,
-    )
-    .join('')}</ol></details>`;
+  const items = round.items.slice(-40).map(
+    (it, i, all) =>
+      `<li${i === all.length - 1 ? ' class="newest"' : ''}><b>${esc(c.name(it.seat))}</b> ${
+        it.points ? `<span class="plus">+${it.points}</span>` : ''
+      } <span class="muted">${esc(why(c, it.why))}</span></li>`,
+  );
+  if (newestFirst) items.reverse();
+  return `<details class="credits" open><summary>${esc(title)}</summary><ol${
+    newestFirst ? ' class="newest-first"' : ''
+  }>${items.join('')}</ol></details>`;
 }
 
 export default cards;
