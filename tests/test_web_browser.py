@@ -790,5 +790,38 @@ def test_phone_sized_lobby_and_table(browser: Any, server: Server) -> None:
     # nothing wider than the screen
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 392, width
+    page.wait_for_selector(".mus-actions button", timeout=30000)  # Eva's turn to speak
+    in_sight(page, ".mus-hand .hand-card", ".mus-actions button")
     tab.shot("phone-mus")
+
+    # four at Muggins cards, seven cards each: the whole hand on one screen
+    page.goto(server.http + "/")
+    page.wait_for_selector(".hero")
+    tab.create_table(
+        "muggins-cards",
+        "Eva",
+        seats=4,
+        fields={"hand_size": "7"},
+        who=["me", "random", "random", "random"],
+    )
+    page.wait_for_selector(".cards-hand .hand-card")
+    page.wait_for_function("document.querySelectorAll('.cards-hand .hand-card').length === 7")
+    in_sight(page, ".cards-hand .hand-card")
+    page.wait_for_selector(".cards-hand .hand-card.playable, .actions .btn", timeout=30000)
+    # the buttons' row (go, claim, Muggins! when they apply) and the claim option too
+    in_sight(page, ".cards-hand .hand-card", ".felt .actions", ".felt .check.inline")
+    tab.shot("phone-cards-4")
     tab.close()
+
+
+def in_sight(page: Any, *selectors: str) -> None:
+    """Every element of ``selectors`` lies wholly on the screen, without scrolling."""
+    view = page.viewport_size
+    assert page.evaluate("window.scrollY") == 0
+    for sel in selectors:
+        boxes = [el.bounding_box() for el in page.locator(sel).all()]
+        assert boxes, sel
+        for b in boxes:
+            assert b is not None, sel
+            assert b["y"] >= 0 and b["y"] + b["height"] <= view["height"], (sel, b)
+            assert b["x"] >= 0 and b["x"] + b["width"] <= view["width"], (sel, b)

@@ -205,10 +205,10 @@ export function mount(app, tableId) {
         </div>
         <div class="table-tools">
           ${seated ? '' : `<span class="badge watching">${esc(t('table.watching'))}</span>`}
-          <button class="btn ghost small" data-invite data-key="invite">${esc(t('table.invite'))}</button>
+          <button class="btn ghost small" data-invite data-key="invite">${wideNarrow('table.invite')}</button>
           ${
             seated && x.status === 'playing'
-              ? `<button class="btn ghost small" data-leave data-key="leave">${esc(t('table.leave'))}</button>`
+              ? `<button class="btn ghost small" data-leave data-key="leave">${wideNarrow('table.leave')}</button>`
               : ''
           }
         </div>
@@ -217,6 +217,11 @@ export function mount(app, tableId) {
       ${S.view?.over && !S.overShown ? gameOver() : ''}
     </div>`;
     bind();
+  }
+
+  /** A label and its short form for a phone's narrow head (CSS shows one of them). */
+  function wideNarrow(key) {
+    return `<span class="wide">${esc(t(key))}</span><span class="narrow">${esc(t(`${key}_short`))}</span>`;
   }
 
   function seatingArea() {
