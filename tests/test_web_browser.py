@@ -8,6 +8,7 @@ Playwright download.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -542,6 +543,34 @@ def test_refusals_are_said_in_the_language_of_the_page(browser: Any, server: Ser
         strings("es")["error.wrong_credentials"]
     )
     es.close()
+
+
+def test_every_refusal_the_server_names_is_said_in_every_language() -> None:
+    """Each code of an HTTP error and each reason of a refused move, as the code raises
+    them, has its sentence (or sentences, by variant) in the four languages."""
+    http: set[str] = set()
+    moves: set[str] = set()
+    for path in (ROOT / "taverna").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            strs = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            codes = [x for x in strs if isinstance(x, str) and re.fullmatch(r"[a-z_]+", x)]
+            if node.func.id in ("Refused", "Conflict", "NotFound") and codes:
+                http.add(codes[0])
+            elif node.func.id in ("IllegalAction", "Refusal") and codes:
+                moves.add(codes[0])
+    assert {"name_taken", "weak_password", "not_enough_chips", "seat_taken"} <= http
+    assert {"not_your_turn", "window_closed", "must_play"} <= moves
+    for lang in ("en", "it", "nl", "es"):
+        keys = set(strings(lang))
+
+        def said(key: str, keys: set[str] = keys) -> bool:
+            return key in keys or any(k.startswith(key + ".") for k in keys)
+
+        missing = [c for c in sorted(http) if not said(f"error.{c}")]
+        missing += [r for r in sorted(moves) if not said(f"refused.{r}")]
+        assert not missing, (lang, missing)
 
 
 def test_every_language_has_every_string() -> None:
