@@ -68,7 +68,11 @@ def test_wrong_credentials_do_not_say_which_part_was_wrong(server: Server) -> No
     wrong_password = c.post("/api/login", json={"username": bea.name, "password": "x" * 12})
     no_such_name = c.post("/api/login", json={"username": unique("Nobody"), "password": PASSWORD})
     assert wrong_password.status_code == no_such_name.status_code == 401
-    assert wrong_password.json() == no_such_name.json() == {"detail": "wrong username or password"}
+    assert (
+        wrong_password.json()
+        == no_such_name.json()
+        == {"detail": "wrong username or password", "code": "wrong_credentials", "params": {}}
+    )
 
 
 def test_a_taken_name_case_and_width_blind(server: Server) -> None:
@@ -120,8 +124,25 @@ def test_a_guest_who_registers_keeps_their_player(server: Server) -> None:
     assert r.json()["player"]["name"] == name
     # the guest cookie was replaced by the login's, and no longer works
     stale = httpx.get(f"{server.http}/api/session", headers={"Cookie": guest.cookie})
-    assert stale.status_code == 401
+    assert stale.status_code == 200 and stale.json() == {"player": None}
+    assert "taverna_session=" in stale.headers["set-cookie"]  # the stale cookie is cleared
+    assert httpx.get(f"{server.http}/api/me", headers={"Cookie": guest.cookie}).status_code == 401
     assert guest.http.get("/api/session").json()["player"]["registered"] is True
+
+
+def test_a_guest_cannot_take_a_registered_name(server: Server) -> None:
+    owner = Member(server, "Nora", "10.1.0.40")
+    guest = httpx.Client(base_url=server.http, timeout=10)
+    for name in (owner.name, owner.name.upper(), f"  {owner.name.lower()} "):
+        r = guest.post("/api/session", json={"name": name})
+        assert r.status_code == 409, name
+        body = r.json()
+        assert body["code"] == "name_registered" and body["params"] == {"name": name.strip()}
+        assert "registered player" in body["detail"] and "log in" in body["detail"]
+        assert "taverna_session" not in guest.cookies
+    # any other name is fine, and so is a registered name's neighbour
+    r = guest.post("/api/session", json={"name": f"{owner.name} jr"})
+    assert r.status_code == 200 and r.json()["player"]["registered"] is False
 
 
 def test_private_data_is_refused_to_others(server: Server) -> None:
@@ -226,6 +247,42 @@ def test_official_tables_seat_registered_humans_with_the_stake(server: Server) -
 
 def test_the_ranking_of_an_unknown_game(server: Server) -> None:
     r = httpx.get(f"{server.http}/api/ranking/chess")
-    assert r.status_code == 404 and "unknown game" in r.json()["detail"]
+    assert r.status_code == 404 and "unknown game 'chess'" in r.json()["detail"]
+    assert r.json()["code"] == "unknown_game" and r.json()["params"] == {"game": "chess"}
     r = httpx.get(f"{server.http}/api/ranking/mus")
     assert r.status_code == 200 and r.json()["game"] == "mus"
+    # the page: an unknown game is a 404 (the page says so), an alias goes to the game
+    page = httpx.get(f"{server.http}/ranking/chess")
+    assert page.status_code == 404 and "ranking.js" in page.text
+    alias = httpx.get(f"{server.http}/ranking/dominoes?offset=50")
+    assert alias.status_code == 308
+    assert alias.headers["location"] == "/ranking/muggins-dominoes?offset=50"
+    assert httpx.get(f"{server.http}/ranking/mus").status_code == 200
+
+
+def test_every_refusal_carries_a_code_a_client_can_translate(server: Server) -> None:
+    """docs/protocol.md, Errors: the English detail, a stable code and its facts."""
+    c = client(server, "10.1.0.30")
+    r = c.post("/api/register", json={"username": unique("Ivo"), "password": "short"})
+    assert r.status_code == 422 and r.json()["code"] == "weak_password"
+    assert r.json()["params"] == {"problem": "too_short", "length": 5}
+    assert "at least 10 characters" in r.json()["detail"]  # the English stays the detail
+    r = c.post("/api/register", json={"username": "a", "password": PASSWORD})
+    assert r.status_code == 422 and r.json()["code"] == "bad_username"
+
+    ivo = Member(server, "Ivo", "10.1.0.31")
+    r = c.post("/api/register", json={"username": ivo.name.upper(), "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["code"] == "name_taken"
+    assert r.json()["params"] == {"name": ivo.name.upper()}
+    r = c.post("/api/login", json={"username": ivo.name, "password": "not the password"})
+    assert r.status_code == 401 and r.json()["code"] == "wrong_credentials"
+    assert httpx.get(f"{server.http}/api/me").json()["code"] == "not_logged_in"
+
+    # an official table whose stake is more than a player has
+    table = ivo.create("muggins-dominoes", official=True, stake=5000)
+    r = ivo.http.post(f"/api/tables/{table['id']}/seats/0")
+    assert r.status_code == 409 and r.json()["code"] == "not_enough_chips"
+    assert r.json()["params"] == {"stake": 5000, "chips": 1000}
+    guest = Person(server, "Guest")
+    r = guest.http.post(f"/api/tables/{table['id']}/seats/1")
+    assert r.status_code == 403 and r.json()["code"] == "not_registered"

@@ -85,7 +85,7 @@ def test_register_see_the_ledger_log_out_and_in(server: Server, page: Any) -> No
     login.locator("input[name=username]").fill(name)
     login.locator("input[name=password]").fill("not the secret")
     login.locator("button").click()
-    playwright_api.expect(login.locator(".error")).to_have_text("wrong username or password")
+    playwright_api.expect(login.locator(".error")).to_have_text("Wrong username or password.")
     login.locator("input[name=password]").fill("a long enough secret")
     login.locator("button").click()
     playwright_api.expect(page.locator("h1")).to_have_text(f"Logged in as {name}")
@@ -122,3 +122,18 @@ def test_the_ranking_page_and_a_profile(server: Server, page: Any) -> None:
     playwright_api.expect(game).to_contain_text("won")
     playwright_api.expect(game).to_contain_text("+12")
     assert game.locator("a", has_text="Replay").get_attribute("href") == f"/#/replay/{tid}"
+
+
+def test_the_ranking_of_an_unknown_game_says_so(server: Server, page: Any) -> None:
+    page.goto(f"{server.http}/ranking/chess")
+    alert = page.locator("main [role=alert]")
+    playwright_api.expect(alert).to_have_text(
+        "There is no game called “chess” here: choose one of ours."
+    )
+    playwright_api.expect(page.locator("main h1")).to_have_text("Ranking")
+    assert page.locator("main table").count() == 0  # not another game's ranking
+    links = page.locator("nav.tabs a")
+    playwright_api.expect(links).to_have_count(3)
+    assert page.locator("nav.tabs a[aria-current]").count() == 0
+    links.nth(2).click()
+    playwright_api.expect(page.locator("main h1")).to_have_text("Ranking: Mus")

@@ -655,13 +655,25 @@ def test_the_first_of_claim_or_muggins_settles_it() -> None:
     s = start(deal([H0, H1, ["AS", "AH", "AD", "AC", "2S"]], dealer=0))
     play(s, 1, "10S")
     muggins(s, 2)
-    assert_refused(s, action(1, "claim"), "no score is waiting to be claimed")
-    assert_refused(s, action(0, "muggins"), "no score is waiting to be claimed")
+    # a late claim or call hears what happened to the score it meant
+    assert_refused(
+        s,
+        action(1, "claim"),
+        "seat 1 cannot claim: nothing to claim, seat 2 called muggins first and took its 10 points",
+    )
+    assert_refused(
+        s,
+        action(0, "muggins"),
+        "seat 0 cannot call muggins: nothing to claim, seat 2 called muggins first "
+        "and took seat 1's 10 points",
+    )
+    assert_refused(s, action(2, "muggins"), "it already called muggins on seat 1's 10 points")
     assert s.scores == [0, 0, 10]
     s = start(deal([H0, H1, ["AS", "AH", "AD", "AC", "2S"]], dealer=0))
     play(s, 1, "10S")
     claim(s, 1)
-    assert_refused(s, action(2, "muggins"), "no score is waiting")
+    assert_refused(s, action(2, "muggins"), "nothing to claim, seat 1 claimed its 10 points first")
+    assert_refused(s, action(1, "claim"), "nothing to claim, it already claimed its 10 points")
     assert s.scores == [0, 10, 0]
 
 
@@ -670,8 +682,15 @@ def test_the_next_play_closes_the_window_and_the_points_are_lost() -> None:
     play(s, 1, "10S")
     events = play(s, 0, "2C")
     assert events[0] == {"type": "lost", "seat": 1, "points": 10}
-    assert_refused(s, action(1, "claim"), "no score is waiting")
-    assert_refused(s, action(0, "muggins"), "no score is waiting")
+    assert_refused(
+        s,
+        action(1, "claim"),
+        "seat 1 cannot claim: nothing to claim, the window on its 10 points closed "
+        "when seat 0 played 2C",
+    )
+    assert_refused(
+        s, action(0, "muggins"), "the window on seat 1's 10 points closed when seat 0 played 2C"
+    )
     assert s.scores == [0, 0]
 
 
@@ -688,6 +707,31 @@ def test_the_next_go_closes_the_window_too() -> None:
     events = go(s, 0)
     assert events[0] == {"type": "lost", "seat": 1, "points": 30}
     assert s.scores == [20, 10]
+    assert_refused(s, action(1, "claim"), "the window on its 30 points closed when seat 0 said go")
+
+
+def test_a_late_claim_or_call_names_how_the_window_closed() -> None:
+    """The race a person can lose: the table moves on while the click is on its way."""
+    s = start(deal([H0, H1, ["5D", "AH", "AD", "AC", "2S"]], dealer=0))
+    play(s, 1, "10S")  # 10 unclaimed for seat 1
+    play(s, 2, "5D")  # 15: the window closes, and seat 2's opens
+    with pytest.raises(IllegalAction) as err:
+        s.clone().apply(action(1, "claim"))
+    assert err.value.reason == "window_closed"
+    assert err.value.params == {"owner": 1, "points": 10, "how": "play", "by": 2, "card": "5D"}
+    assert str(err.value) == (
+        "seat 1 cannot claim: nothing to claim, the window on its 10 points closed when "
+        "seat 2 played 5D (the unclaimed 15 points now are seat 2's)"
+    )
+    # seat 2's own call on seat 1's score arrives after its own play
+    with pytest.raises(IllegalAction) as err:
+        s.clone().apply(action(2, "muggins"))
+    assert err.value.reason == "window_closed" and err.value.params["by"] == 2
+    # a fresh game: nothing ever waited
+    fresh = start(deal([H0, H1]))
+    with pytest.raises(IllegalAction) as err:
+        fresh.apply(action(0, "muggins"))
+    assert err.value.reason == "nothing_to_claim" and err.value.params == {}
 
 
 def test_claiming_a_play_that_scored_nothing_is_refused() -> None:

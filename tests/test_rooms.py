@@ -80,7 +80,7 @@ def test_a_join_while_a_move_is_being_stored_sees_the_state_of_its_seq() -> None
         assert welcome["view"] == before  # not the state after the unstored move
 
         store.release.set()
-        assert await submit == (True, "")
+        assert await submit == (True, None)
         (update,) = _drain(conn)
         assert update["type"] == "update" and update["seq"] == 2
         assert update["view"] != before

@@ -238,6 +238,52 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> Non
     run(go())
 
 
+def test_refusals_carry_a_code_and_the_facts_to_say_them(server: Server) -> None:
+    """docs/protocol.md, Errors: HTTP bodies have a code, refused moves a reason."""
+    ana = Person(server, "Ana")
+    bea = Person(server, "Bea")
+    anon = httpx.Client(base_url=server.http)
+    r = anon.post("/api/tables", json={"game": "muggins-dominoes"})
+    assert r.status_code == 401 and r.json()["code"] == "no_session"
+    r = ana.http.post("/api/tables", json={"game": "muggins-dominoes", "turn_seconds": 1})
+    assert r.status_code == 422 and r.json()["code"] == "invalid"
+    assert r.json()["params"] == {"fields": ["turn_seconds"]}
+    assert anon.get("/api/nothing/here").json()["code"] == "not_found"
+    table = ana.create("muggins-dominoes", turn_seconds=600)
+    tid = table["id"]
+    ana.sit(tid, 0)
+    r = bea.http.post(f"/api/tables/{tid}/seats/0")
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken"
+    assert r.json()["params"] == {"seat": 0}
+    r = ana.http.post(f"/api/tables/{tid}/seats/1")
+    assert r.status_code == 409 and r.json()["code"] == "already_seated"
+    r = ana.http.post(f"/api/tables/{tid}/start")
+    assert r.status_code == 409 and r.json()["code"] == "seats_empty"
+    bea.sit(tid, 1)
+    ana.start(tid)
+    r = Person(server, "Cleo").http.post(f"/api/tables/{tid}/seats/1")
+    assert r.status_code == 409 and r.json()["code"] == "table_not_open"
+    assert r.json()["params"] == {"status": "playing"}
+
+    async def go() -> None:
+        seats = {0: Seat(server, tid, ana.cookie), 1: Seat(server, tid, bea.cookie)}
+        for s in seats.values():
+            await s.connect()
+        view = seats[0].view
+        assert view is not None
+        turn = view["turn"]
+        waiting = seats[1 - turn]
+        await waiting.send({"type": "act", "action": {"type": "draw"}, "id": 3})
+        err = await waiting.expect("error")
+        assert err["code"] == "illegal" and err["reason"] == "not_your_turn"
+        assert err["params"] == {"turn": turn} and err["id"] == 3
+        assert err["message"] == f"seat {1 - turn} cannot draw: it is seat {turn}'s turn"
+        for s in seats.values():
+            await s.close()
+
+    run(go())
+
+
 def test_spectators_cannot_act(server: Server) -> None:
     ana = Person(server, "Ana")
     table = ana.create("dominoes", bots={0: "greedy", 1: "greedy"})

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
+import httpx
 import pytest
 
+from taverna.games import SettingsError, get_game
 from taverna.games.record import load_record
 
 from .server_helpers import Person, Server, database_url
@@ -99,3 +102,52 @@ def test_practice_table_bots_forget_every_claim(server: Server) -> None:
     assert "claim" not in kinds and "muggins" not in kinds
     plain = Person(server, "Bea").create("muggins-cards")
     assert "bot_forget" not in plain["options"]
+
+
+def test_every_page_links_the_favicon_the_app_serves(server: Server) -> None:
+    with httpx.Client(base_url=server.http, timeout=10) as http:
+        for path in ("/favicon.svg", "/favicon.ico"):
+            r = http.get(path)
+            assert r.status_code == 200, path
+            assert r.headers["content-type"].startswith("image/svg+xml")
+            assert r.text.lstrip().startswith("<svg") and "</svg>" in r.text
+        for page in ("/", "/account", "/ranking/mus", "/players/anybody", "/docs"):
+            html = http.get(page).text
+            assert '<link rel="icon" type="image/svg+xml" href="/favicon.svg">' in html, page
+
+
+def test_a_first_visit_has_no_session_and_that_is_not_an_error(server: Server) -> None:
+    with httpx.Client(base_url=server.http, timeout=10) as anon:
+        r = anon.get("/api/session")
+        assert r.status_code == 200 and r.json() == {"player": None}
+        assert "set-cookie" not in r.headers
+        assert anon.get("/api/me").status_code == 401  # the account itself still needs one
+
+
+def test_the_games_tell_a_form_what_each_setting_may_be(server: Server) -> None:
+    """GET /api/games lists each setting's kind and bounds; check_settings agrees."""
+    info = httpx.get(f"{server.http}/api/games").json()
+    assert info["table_limits"]["stake"] == {"type": "int", "min": 1, "max": 1_000_000}
+    assert info["table_limits"]["muggins_wait"] == {"type": "number", "min": 0, "max": 30}
+    for g in info["games"]:
+        cls = get_game(g["game"])
+        seats = cls.min_seats
+        specs = g["settings"]
+        assert set(specs) == set(g["defaults"][str(seats)]), g["game"]
+        for name, spec in specs.items():
+            ok = partial(_accepts, cls, seats, name)
+            if spec["type"] == "int":
+                assert ok(spec["min"]) and not ok(spec["min"] - 1), name
+                assert "max" not in spec or (ok(spec["max"]) and not ok(spec["max"] + 1)), name
+            elif spec["type"] == "choice":
+                assert all(ok(v) for v in spec["choices"]) and not ok(max(spec["choices"]) + 1)
+            else:
+                assert spec["type"] == "bool" and not ok(1), name
+
+
+def _accepts(cls: Any, seats: int, name: str, value: Any) -> bool:
+    try:
+        cls.check_settings(seats, {name: value})
+    except SettingsError:
+        return False
+    return True

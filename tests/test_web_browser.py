@@ -8,6 +8,7 @@ Playwright download.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -18,9 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from websockets.sync.client import connect as ws_connect
 
-from .server_helpers import Server, database_url
+from .server_helpers import Person, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -280,11 +283,11 @@ def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     tab.create_table("muggins-cards", "Bea", seats=2, fields={"target": "15"}, who=["me", "greedy"])
     page.wait_for_selector(".hand-card")
     tab.shot("cards-start")
-    # an action the rules refuse: the page shows the server's reason
+    # an action the rules refuse: the page says the server's reason in its own words
     page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
     toast = page.locator(".toast.error")
     toast.wait_for()
-    assert "cannot claim" in toast.inner_text()
+    assert toast.inner_text() == strings("en")["refused.nothing_to_claim"]
     tab.shot("cards-refused")
 
     def step() -> bool:
@@ -368,6 +371,125 @@ def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
     tab.close()
 
 
+# ------------------------------------------------------------- new table
+
+
+def test_the_new_table_form_checks_numbers_and_seats_before_asking(
+    browser: Any, server: Server
+) -> None:
+    tab = Browser(browser, server)
+    page = tab.open()
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    info = httpx.get(f"{server.http}/api/games").json()
+    assert info["table_limits"]["turn_seconds"] == {"type": "int", "min": 5, "max": 600}
+    page.click("[data-new='muggins-dominoes']")
+    page.locator("#name-dialog input").fill("Gia")
+    page.locator("#name-dialog button[value=ok]").click()
+    form = page.locator("#create-dialog form")
+    form.wait_for()
+    posts.clear()
+    en = strings("en")
+
+    # the limits are the server's (GET /api/games)
+    target = form.locator("input[name=target]")
+    assert target.get_attribute("min") == "1" and target.get_attribute("max") is None
+    target.fill("0")
+    form.locator("button[type=submit]").click()
+    error = form.locator("#err-target")
+    playwright_api.expect(error).to_have_text(en["create.at_least"].replace("{min}", "1"))
+    assert target.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.name") == "target"
+    target.fill("2.5")
+    target.blur()
+    playwright_api.expect(error).to_have_text(en["create.whole_number"])
+    target.fill("40")
+    playwright_api.expect(error).to_have_text("")  # mended: the message goes at once
+
+    # a field among the more options: they open to show it
+    form.locator("details.more summary").click()
+    form.locator("input[name=turn_seconds]").fill("2")
+    form.locator("details.more summary").click()  # closed again
+    form.locator("button[type=submit]").click()
+    playwright_api.expect(form.locator("#err-turn_seconds")).to_have_text(
+        en["create.between"].replace("{min}", "5").replace("{max}", "600")
+    )
+    assert form.locator("details.more").get_attribute("open") is not None
+    assert page.evaluate("document.activeElement.name") == "turn_seconds"
+    assert not posts, posts  # nothing was sent while a field was wrong
+    tab.shot("create-invalid")
+
+    # one "me": taking another seat moves you, your old seat takes what that one had
+    form.locator("input[name=game][value=mus]").check()
+    who = [form.locator(f"[data-who='{i}']") for i in range(4)]
+    who[1].select_option("expert")
+    who[1].select_option("me")
+    assert [w.input_value() for w in who] == ["expert", "me", "greedy", "greedy"]
+    form.locator("input[name=game][value=muggins-cards]").check()
+    form.locator("select[name=seats]").select_option("4")
+    form.locator("[data-who='3']").select_option("me")
+    form.locator("select[name=seats]").select_option("2")  # your seat is gone: the first
+    assert form.locator("[data-who='0']").input_value() == "me"
+    tab.close()
+
+
+# ------------------------------------------------------------ first visit
+
+
+def test_a_first_visit_logs_no_error(browser: Any, server: Server) -> None:
+    """Nobody has a session yet: no console error, no failed request, on any page."""
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on(
+        "response",
+        lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+    )
+    page.goto(server.http + "/")
+    page.wait_for_selector(".hero")
+    page.wait_for_selector("#history-list :is(ul, .empty)")
+    for path in ("/account", "/ranking/mus"):
+        page.goto(server.http + path)
+        page.wait_for_selector("main h1")
+    page.goto(server.http + "/docs")
+    page.wait_for_load_state("networkidle")
+    assert not problems, problems
+    context.close()
+
+
+# ------------------------------------------------------------- names
+
+
+def test_a_guest_is_told_a_name_is_registered_and_may_choose_another(
+    browser: Any, server: Server
+) -> None:
+    owner = f"Olga{int(time.time() * 1000) % 1_000_000}"
+    r = httpx.post(
+        f"{server.http}/api/register",
+        json={"username": owner, "password": "a long enough secret"},
+    )
+    assert r.status_code == 201, r.text
+    tab = Browser(browser, server)
+    page = tab.open()
+    page.click("[data-new='muggins-dominoes']")
+    dialog = page.locator("#name-dialog")
+    dialog.locator("input").fill(owner.upper())
+    dialog.locator("button[value=ok]").click()
+    error = dialog.locator(".form-error")
+    playwright_api.expect(error).to_have_text(
+        strings("en")["error.name_registered"].replace("{name}", owner.upper())
+    )
+    assert dialog.is_visible() and dialog.locator("input").get_attribute("aria-invalid") == "true"
+    tab.shot("name-registered")
+    dialog.locator("input").fill(f"{owner} the guest")
+    dialog.locator("button[value=ok]").click()
+    page.locator("#create-dialog form").wait_for()  # on to the new table
+    assert page.locator("#who").inner_text() == f"{owner} the guest"
+    tab.close()
+
+
 # ------------------------------------------------------------- languages
 
 
@@ -398,6 +520,59 @@ def test_language_from_the_browser_and_switchable(browser: Any, server: Server) 
     tab.close()
 
 
+def test_refusals_are_said_in_the_language_of_the_page(browser: Any, server: Server) -> None:
+    """The server refuses in English with a code; the page says it in its own language."""
+    it = Browser(browser, server, locale="it-IT")
+    page = it.open()
+    it.create_table("muggins-cards", "Ugo", seats=2, who=["me", "greedy"])
+    page.wait_for_selector(".hand-card")
+    page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
+    toast = page.locator(".toast.error")
+    toast.wait_for()
+    assert toast.inner_text() == strings("it")["refused.nothing_to_claim"]
+    it.close()
+
+    es = Browser(browser, server, locale="es-ES")
+    page = es.page
+    page.goto(server.http + "/account")
+    login = page.locator("#login-form")
+    login.locator("input[name=username]").fill("nadie")
+    login.locator("input[name=password]").fill("no es la clave")
+    login.locator("button").click()
+    playwright_api.expect(login.locator(".error")).to_have_text(
+        strings("es")["error.wrong_credentials"]
+    )
+    es.close()
+
+
+def test_every_refusal_the_server_names_is_said_in_every_language() -> None:
+    """Each code of an HTTP error and each reason of a refused move, as the code raises
+    them, has its sentence (or sentences, by variant) in the four languages."""
+    http: set[str] = set()
+    moves: set[str] = set()
+    for path in (ROOT / "taverna").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            strs = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            codes = [x for x in strs if isinstance(x, str) and re.fullmatch(r"[a-z_]+", x)]
+            if node.func.id in ("Refused", "Conflict", "NotFound") and codes:
+                http.add(codes[0])
+            elif node.func.id in ("IllegalAction", "Refusal") and codes:
+                moves.add(codes[0])
+    assert {"name_taken", "weak_password", "not_enough_chips", "seat_taken"} <= http
+    assert {"not_your_turn", "window_closed", "must_play"} <= moves
+    for lang in ("en", "it", "nl", "es"):
+        keys = set(strings(lang))
+
+        def said(key: str, keys: set[str] = keys) -> bool:
+            return key in keys or any(k.startswith(key + ".") for k in keys)
+
+        missing = [c for c in sorted(http) if not said(f"error.{c}")]
+        missing += [r for r in sorted(moves) if not said(f"refused.{r}")]
+        assert not missing, (lang, missing)
+
+
 def test_every_language_has_every_string() -> None:
     english = strings("en")
     for lang in ("it", "nl", "es"):
@@ -419,6 +594,76 @@ def test_every_language_has_every_string() -> None:
         if k.split(".")[0] in prefixes and k not in english and f"{k}_one" not in english
     }
     assert not missing, missing
+
+
+def test_counts_are_singular_or_plural_never_both() -> None:
+    """No "cow(s)", "vaca/vacas", "juego('s)": a count picks key_one or key_other."""
+    hedge = re.compile(r"\w\((s|'s|i|e|en|es)\)|\w/(i|e|s|vacas)\b")
+    for lang in ("en", "it", "nl", "es"):
+        for key, text in strings(lang).items():
+            assert not hedge.search(text), (lang, key, text)
+        table = strings(lang)
+        for key in [k for k in table if k.endswith("_one")]:
+            assert key.removesuffix("_one") + "_other" in table, (lang, key)
+
+
+def test_mus_settings_say_one_cow_and_three_games(browser: Any, server: Server) -> None:
+    for locale, lang in (("en-US", "en"), ("es-ES", "es")):
+        tab = Browser(browser, server, locale=locale)
+        page = tab.open()
+        tab.create_table(
+            "mus",
+            "Hugo",
+            fields={"cows": "1", "games_per_cow": "3"},
+            who=["me", "random", "random", "random"],
+        )
+        chips = page.locator(".table-head .chips").inner_text()
+        words = strings(lang)
+        assert words["set.cows_n_one"].replace("{n}", "1") in chips, chips
+        assert words["set.games_per_cow_n_other"].replace("{n}", "3") in chips, chips
+        assert "(" not in chips
+        label = page.locator(".stones-row svg").first.get_attribute("aria-label") or ""
+        assert label.startswith(words["mus.stones_n_other"].replace("{n}", "0")), label
+        tab.close()
+
+
+def test_this_round_shows_the_newest_credit_in_sight(browser: Any, server: Server) -> None:
+    """The cards score panel, drawn by the page's own module with many credits: the
+    newest is the one in sight without scrolling."""
+    tab = Browser(browser, server)
+    page = tab.open()
+    page.evaluate(
+        """async () => {
+            const cards = (await import('/static/js/games/cards.js')).default;
+            const items = Array.from({ length: 30 }, (_, i) => ({
+                seat: i % 2, points: i + 1, why: ['cards.why.claim', {}],
+            }));
+            const c = {
+                view: { scores: [12, 30], target: 61, turn: 0, winner: null, round: 2 },
+                seats: 2, me: 0,
+                label: (s) => `Seat ${s + 1}`, name: (s) => `Seat ${s + 1}`,
+                notes: { round: { n: 2, items } },
+            };
+            const box = document.createElement('aside');
+            box.className = 'side';
+            box.style.width = '350px';
+            box.innerHTML = `<section class="panel scores">${cards.scores(c)}</section>`;
+            document.getElementById('app').prepend(box);
+        }"""
+    )
+    listing = page.locator(".side .credits ol")
+    first = listing.locator("li").first
+    assert "+30" in first.inner_text()  # the newest credit leads
+    assert listing.evaluate("ol => ol.scrollHeight > ol.clientHeight")  # the list scrolls
+    box, item = listing.bounding_box(), first.bounding_box()
+    assert (
+        box
+        and item
+        and box["y"] <= item["y"]
+        and item["y"] + item["height"] <= box["y"] + box["height"]
+    )
+    assert "newest" in (first.get_attribute("class") or "")
+    tab.close()
 
 
 # ---------------------------------------------------------------- Muggins!
@@ -478,6 +723,84 @@ def test_calling_muggins_on_a_bot_that_forgot_to_claim(browser: Any, server: Ser
     tab.close()
 
 
+def test_a_muggins_call_that_loses_the_race_is_told_kindly(browser: Any, server: Server) -> None:
+    """Eve claims her score just before Finn's Muggins! reaches the table: Finn's page
+    says what happened, as news rather than as an error."""
+    eve = Person(server, "Eve")
+    tid = eve.create("muggins-cards", seats=2, settings={"target": 121})["id"]
+    eve.sit(tid, 1)
+    tab = Browser(browser, server)
+    page = tab.page
+    page.goto(f"{server.http}/#/table/{tid}")
+    page.click("[data-sit='0']")
+    page.locator("#name-dialog input").fill("Finn")
+    page.locator("#name-dialog button[value=ok]").click()
+    page.wait_for_selector(".seat-row.mine")
+    eve.start(tid)
+    page.wait_for_selector(".felt")
+
+    with ws_connect(
+        f"{server.ws}/ws/tables/{tid}", additional_headers={"Cookie": eve.cookie}
+    ) as ws:
+        ws.send(json.dumps({"type": "hello", "last_seq": None}))
+        view: dict[str, Any] = {}
+
+        def read(wait: float = 0.05) -> None:
+            nonlocal view
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    msg = json.loads(ws.recv(timeout=wait))
+                    if msg.get("view"):
+                        view = msg["view"]
+
+        def eve_plays_until_she_scores() -> int:
+            """Eve's turn: a scoring play left unclaimed (its points), or any move (0)."""
+            moves = [a for a in view["legal"] if not a.get("claim")]
+            limit, total = view["limit"], view["total"]
+
+            def scores(a: dict[str, Any]) -> int:
+                if a["type"] != "play":
+                    return 0
+                t = total + min(10, "A23456789".find(a["card"][0]) + 1 or 10)
+                return 2 if t == limit else t if t % 5 == 0 else 0
+
+            best = max(moves, key=scores)
+            ws.send(json.dumps({"type": "act", "action": best}))
+            return scores(best)
+
+        points = 0
+        deadline = time.time() + 90
+        while not points and time.time() < deadline:
+            read(0.2)
+            if view.get("turn") == 1:
+                points = eve_plays_until_she_scores()
+                continue
+            if view.get("turn") == 0:
+                seq = tab.seq()
+                card = page.locator("button.hand-card.playable").first
+                go = page.locator("[data-act=go]")
+                if card.count():
+                    card.click()
+                elif go.count():
+                    go.click()
+                tab.idle(seq)
+        assert points, "Eve never had a scoring play"
+        muggins = page.locator("[data-act=muggins]")
+        muggins.wait_for()  # Finn may call it ...
+        ws.send(json.dumps({"type": "act", "action": {"type": "claim"}}))  # ... but Eve claims
+        muggins.wait_for(state="detached")
+        # Finn's click was already on its way
+        page.evaluate("window.taverna.page.socket.act({type: 'muggins', seat: 0})")
+        toast = page.locator(".toast.show")
+        toast.wait_for()
+        expected = strings("en")["refused.window_closed.claim.theirs"]
+        expected = expected.replace("{owner}", "Eve").replace("{points}", str(points))
+        assert toast.inner_text() == expected
+        assert "error" not in (toast.get_attribute("class") or "")
+        tab.shot("muggins-too-late")
+    tab.close()
+
+
 # ----------------------------------------------------------------- phones
 
 
@@ -496,5 +819,38 @@ def test_phone_sized_lobby_and_table(browser: Any, server: Server) -> None:
     # nothing wider than the screen
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 392, width
+    page.wait_for_selector(".mus-actions button", timeout=30000)  # Eva's turn to speak
+    in_sight(page, ".mus-hand .hand-card", ".mus-actions button")
     tab.shot("phone-mus")
+
+    # four at Muggins cards, seven cards each: the whole hand on one screen
+    page.goto(server.http + "/")
+    page.wait_for_selector(".hero")
+    tab.create_table(
+        "muggins-cards",
+        "Eva",
+        seats=4,
+        fields={"hand_size": "7"},
+        who=["me", "random", "random", "random"],
+    )
+    page.wait_for_selector(".cards-hand .hand-card")
+    page.wait_for_function("document.querySelectorAll('.cards-hand .hand-card').length === 7")
+    in_sight(page, ".cards-hand .hand-card")
+    page.wait_for_selector(".cards-hand .hand-card.playable, .actions .btn", timeout=30000)
+    # the buttons' row (go, claim, Muggins! when they apply) and the claim option too
+    in_sight(page, ".cards-hand .hand-card", ".felt .actions", ".felt .check.inline")
+    tab.shot("phone-cards-4")
     tab.close()
+
+
+def in_sight(page: Any, *selectors: str) -> None:
+    """Every element of ``selectors`` lies wholly on the screen, without scrolling."""
+    view = page.viewport_size
+    assert page.evaluate("window.scrollY") == 0
+    for sel in selectors:
+        boxes = [el.bounding_box() for el in page.locator(sel).all()]
+        assert boxes, sel
+        for b in boxes:
+            assert b is not None, sel
+            assert b["y"] >= 0 and b["y"] + b["height"] <= view["height"], (sel, b)
+            assert b["x"] >= 0 and b["x"] + b["width"] <= view["width"], (sel, b)

@@ -43,7 +43,20 @@ class IllegalAction(TavernaError):
     The message says who tried what and why it is refused, e.g.
     ``seat 1 cannot draw: 3-5 can be placed on the right end``. The state
     is left exactly as it was.
+
+    ``reason`` names the kind of refusal for programs (a client translates it)
+    and ``params`` its facts, in notation: seats as numbers, tiles and cards
+    as strings::
+
+        >>> e = IllegalAction("seat 1 cannot go: it is seat 0's turn", "not_your_turn", turn=0)
+        >>> e.reason, e.params
+        ('not_your_turn', {'turn': 0})
     """
+
+    def __init__(self, message: str, reason: str = "illegal", **params: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 class InvalidAction(TavernaError):
@@ -142,6 +155,10 @@ class State(ABC):
     deal_unit: ClassVar[str] = "hand"
     #: how many sides play against each other, by seat count (None: one side per seat)
     team_count: ClassVar[int | None] = None
+    #: what each table setting may be, as :meth:`check_settings` enforces it: a whole
+    #: number from ``min`` (to ``max``), one of ``choices``, or a ``bool`` — for forms
+    #: that check before they ask, e.g. ``{"target": {"type": "int", "min": 1}}``
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {}
 
     @classmethod
     def side_of(cls, seat: int) -> int:

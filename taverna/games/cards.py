@@ -163,6 +163,23 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
+class Closed(NamedTuple):
+    """How a muggins window closed (RULES.md §2 muggins rule): ``owner``'s unclaimed
+    ``points`` were lost when seat ``by`` played ``card`` (``how`` "play") or said
+    go ("go"), or settled when it claimed them ("claim") or called muggins ("muggins").
+    Kept only to tell a claim or call that arrives too late what happened."""
+
+    owner: int
+    points: int
+    how: str
+    by: int
+    card: str | None
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 # ------------------------------------------------------------------ actions
 
 
@@ -242,6 +259,14 @@ class Cards(State):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     deal_unit: ClassVar[str] = "round"
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+        # RULES.md §2 Settings
+        "target": {"type": "int", "min": 1},
+        "limit": {"type": "choice", "choices": [31, 21]},
+        "hand_size": {"type": "choice", "choices": [5, 7]},
+        "muggins": {"type": "bool"},
+        "muggins_on_last": {"type": "bool"},
+    }
 
     __slots__ = (
         "_deals",
@@ -249,6 +274,7 @@ class Cards(State):
         "_pending",
         "_rng",
         "awaiting",
+        "closed",
         "dealer",
         "discards",
         "draws",
@@ -345,6 +371,8 @@ class Cards(State):
         # the unclaimed score: its seat (-1: none) and its credits, in order
         self.pend_seat = -1
         self.pend: list[int] = []
+        # how the last window closed, to say why a late claim or call finds nothing
+        self.closed: Closed | None = None
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -429,6 +457,7 @@ class Cards(State):
         c.initial_events = []
         c.pend_seat = self.pend_seat
         c.pend = self.pend[:]
+        c.closed = self.closed
         c.hands = self.hands[:]
         c.held = self.held
         c.slots = [x[:] for x in self.slots]
@@ -697,14 +726,23 @@ class Cards(State):
 
     def _refuse_turn(self, s: int, verb: str) -> None:
         if self.over:
-            raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
         if self.awaiting:
-            raise IllegalAction(f"seat {s} cannot {verb}: the next round has not been dealt")
-        raise IllegalAction(f"seat {s} cannot {verb}: it is seat {self.turn}'s turn")
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: the next round has not been dealt", "not_dealt"
+            )
+        raise IllegalAction(
+            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn",
+            "not_your_turn",
+            turn=self.turn,
+        )
 
-    def _close_window(self, events: list[Event]) -> None:
+    def _close_window(self, events: list[Event], by: int, card: int = -1) -> None:
         # RULES.md §2 muggins rule: the next play or go closes the window
-        events.append({"type": "lost", "seat": self.pend_seat, "points": sum(self.pend)})
+        points = sum(self.pend)
+        events.append({"type": "lost", "seat": self.pend_seat, "points": points})
+        how = "play" if card >= 0 else "go"
+        self.closed = Closed(self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
         self.pend_seat = -1
         self.pend = []
 
@@ -735,20 +773,32 @@ class Cards(State):
         if s != self.turn:
             self._refuse_turn(s, f"play {CARD_STR[c]}")
         if not self.hands[s] >> c & 1:
-            raise IllegalAction(f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card")
+            raise IllegalAction(
+                f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card",
+                "not_held",
+                card=CARD_STR[c],
+            )
         raise IllegalAction(
             f"seat {s} cannot play {CARD_STR[c]}: its {VALUE[c]} would take the total "
-            f"{self.total} over {self.limit}"
+            f"{self.total} over {self.limit}",
+            "over_limit",
+            card=CARD_STR[c],
+            total=self.total,
+            limit=self.limit,
         )
 
     def _refuse_claim(self, s: int, c: int, t: int) -> None:
         if not self.muggins:
             raise IllegalAction(
                 f"seat {s} cannot claim with {CARD_STR[c]}: this table plays No-Muggins, "
-                "scores are credited automatically"
+                "scores are credited automatically",
+                "no_muggins",
             )
         raise IllegalAction(
-            f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing"
+            f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing",
+            "scores_nothing",
+            card=CARD_STR[c],
+            total=t,
         )
 
     def _play(self, action: CardAction) -> list[Event]:
@@ -772,7 +822,7 @@ class Cards(State):
             self._refuse_claim(s, c, total)
         events: list[Event] = []
         if self.pend_seat >= 0:
-            self._close_window(events)
+            self._close_window(events, s, c)
         hand ^= 1 << c
         hands[s] = hand
         self.held = held
@@ -908,11 +958,13 @@ class Cards(State):
         if fits:
             c = (fits & -fits).bit_length() - 1
             raise IllegalAction(
-                f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})"
+                f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})",
+                "must_play",
+                card=CARD_STR[c],
             )
         events: list[Event] = []
         if self.pend_seat >= 0:
-            self._close_window(events)
+            self._close_window(events, s)
         # public now: every card seat s holds is worth more than limit - total
         least = limit - total + 1
         slots = self.slots[s]
@@ -958,16 +1010,50 @@ class Cards(State):
         if not self.muggins:
             raise IllegalAction(
                 f"seat {s} cannot {verb}: this table plays No-Muggins, "
-                "scores are credited automatically"
+                "scores are credited automatically",
+                "no_muggins",
             )
         if self.over:
-            raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
         if self.pend_seat < 0:
-            raise IllegalAction(f"seat {s} cannot {verb}: no score is waiting to be claimed")
+            if self.closed is not None:
+                self._refuse_closed(s, verb, self.closed)
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: no score is waiting to be claimed", "nothing_to_claim"
+            )
         return self.pend_seat
+
+    def _refuse_closed(self, s: int, verb: str, closed: Closed, now: str = "") -> None:
+        """A claim or call that came too late: say how the window it meant closed."""
+        owner, points, how, by, card = closed
+        score = _points(points)
+        whose = "its" if owner == s else f"seat {owner}'s"
+        if how == "play":
+            fate = f"the window on {whose} {score} closed when seat {by} played {card}"
+        elif how == "go":
+            fate = f"the window on {whose} {score} closed when seat {by} said go"
+        elif how == "claim":
+            fate = (
+                f"it already claimed its {score}"
+                if by == s
+                else f"seat {by} claimed its {score} first"
+            )
+        elif by == s:
+            fate = f"it already called muggins on seat {owner}'s {score}"
+        else:
+            fate = f"seat {by} called muggins first and took {whose} {score}"
+        params: dict[str, Any] = {"owner": owner, "points": points, "how": how, "by": by}
+        if card is not None:
+            params["card"] = card
+        raise IllegalAction(
+            f"seat {s} cannot {verb}: nothing to claim, {fate}{now}", "window_closed", **params
+        )
 
     def _settle(self, s: int, events: list[Event], event: Event) -> list[Event]:
         """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
+        self.closed = Closed(
+            self.pend_seat, sum(self.pend), "claim" if s == self.pend_seat else "muggins", s, None
+        )
         credited = 0
         won = False
         for p in self.pend:
@@ -987,17 +1073,31 @@ class Cards(State):
     def _claim(self, s: int) -> list[Event]:
         owner = self._check_window(s, "claim")
         if owner != s:
+            closed = self.closed
+            if closed is not None and closed.owner == s:
+                # its own window closed while the claim was on its way; this one is another's
+                now = f" (the unclaimed {_points(sum(self.pend))} now are seat {owner}'s)"
+                self._refuse_closed(s, "claim", closed, now)
             raise IllegalAction(
                 f"seat {s} cannot claim: the unclaimed {sum(self.pend)} points are seat "
-                f"{owner}'s (an opponent calls muggins to take them)"
+                f"{owner}'s (an opponent calls muggins to take them)",
+                "not_your_score",
+                owner=owner,
+                points=sum(self.pend),
             )
         return self._settle(s, [], {"type": "claim", "seat": s, "points": sum(self.pend)})
 
     def _call(self, s: int) -> list[Event]:
         owner = self._check_window(s, "call muggins")
         if owner == s:
+            closed = self.closed
+            if closed is not None and closed.owner != s:
+                # the score it called on is gone; the one waiting now is its own
+                self._refuse_closed(s, "call muggins", closed)
             raise IllegalAction(
-                f"seat {s} cannot call muggins on its own {sum(self.pend)} points: it claims them"
+                f"seat {s} cannot call muggins on its own {sum(self.pend)} points: it claims them",
+                "own_score",
+                points=sum(self.pend),
             )
         return self._settle(
             s, [], {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}

@@ -185,6 +185,9 @@ class Dominoes(State):
     game: ClassVar[str] = "muggins-dominoes"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+        "target": {"type": "int", "min": 1},  # RULES.md §1: 250 or 200 by default
+    }
 
     __slots__ = (
         "_deals",
@@ -543,11 +546,17 @@ class Dominoes(State):
         s = action.seat
         kind = action.type
         if self.over:
-            raise IllegalAction(f"seat {s} cannot {kind}: the game is over")
+            raise IllegalAction(f"seat {s} cannot {kind}: the game is over", "game_over")
         if self.awaiting:
-            raise IllegalAction(f"seat {s} cannot {kind}: the next hand has not been dealt")
+            raise IllegalAction(
+                f"seat {s} cannot {kind}: the next hand has not been dealt", "not_dealt"
+            )
         if s != self.turn:
-            raise IllegalAction(f"seat {s} cannot {kind}: it is seat {self.turn}'s turn")
+            raise IllegalAction(
+                f"seat {s} cannot {kind}: it is seat {self.turn}'s turn",
+                "not_your_turn",
+                turn=self.turn,
+            )
         # A queued deal whose opener contradicts the rules is refused when this
         # action ends the hand; undo the half-played action then (replays only).
         snapshot = (
@@ -573,10 +582,14 @@ class Dominoes(State):
     def _refuse_move(self, s: int, verb: str) -> None:
         """Raise if seat ``s`` could place a tile (so it may not draw or pass)."""
         if self.left < 0:
-            raise IllegalAction(f"seat {s} cannot {verb}: it opens the hand and must play a tile")
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: it opens the hand and must play a tile", "must_open"
+            )
         if self.must >= 0:
             raise IllegalAction(
-                f"seat {s} cannot {verb}: it must place the drawn tile {tile_str(self.must)}"
+                f"seat {s} cannot {verb}: it must place the drawn tile {tile_str(self.must)}",
+                "must_place_drawn",
+                tile=tile_str(self.must),
             )
         mask = self.hands[s] & (MATCH[self.left] | MATCH[self.right])
         if mask:
@@ -584,13 +597,18 @@ class Dominoes(State):
             a, b = TILES[t]
             end = "left" if self.left in (a, b) else "right"
             raise IllegalAction(
-                f"seat {s} cannot {verb}: {tile_str(t)} can be placed on the {end} end"
+                f"seat {s} cannot {verb}: {tile_str(t)} can be placed on the {end} end",
+                "must_play",
+                tile=tile_str(t),
+                end=end,
             )
 
     def _draw(self, s: int) -> list[Event]:
         self._refuse_move(s, "draw")
         if not self.bone:
-            raise IllegalAction(f"seat {s} cannot draw: the boneyard is empty, it must pass")
+            raise IllegalAction(
+                f"seat {s} cannot draw: the boneyard is empty, it must pass", "boneyard_empty"
+            )
         t = self.bone.pop()
         self.hands[s] |= 1 << t
         # Everybody now knows seat s held nothing matching either end.
@@ -620,7 +638,9 @@ class Dominoes(State):
         if self.bone:
             raise IllegalAction(
                 f"seat {s} cannot pass: the boneyard still has {len(self.bone)} "
-                f"tile{'s' if len(self.bone) != 1 else ''}"
+                f"tile{'s' if len(self.bone) != 1 else ''}",
+                "must_draw",
+                n=len(self.bone),
             )
         x = (1 << self.left) | (1 << self.right)
         slots = self.slots[s]
@@ -634,11 +654,17 @@ class Dominoes(State):
         t = action.tile
         hand = self.hands[s]
         if not hand >> t & 1:
-            raise IllegalAction(f"seat {s} cannot play {tile_str(t)}: it does not hold that tile")
+            raise IllegalAction(
+                f"seat {s} cannot play {tile_str(t)}: it does not hold that tile",
+                "not_held",
+                tile=tile_str(t),
+            )
         if self.must >= 0 and t != self.must:
             raise IllegalAction(
                 f"seat {s} cannot play {tile_str(t)}: it must place the drawn tile "
-                f"{tile_str(self.must)} at once"
+                f"{tile_str(self.must)} at once",
+                "must_place_drawn",
+                tile=tile_str(self.must),
             )
         a, b = TILES[t]
         dbl = a == b
@@ -657,20 +683,28 @@ class Dominoes(State):
                 if fits_l and fits_r:
                     raise IllegalAction(
                         f"seat {s} cannot play {tile_str(t)} without an end: "
-                        f"it fits both the left ({L}) and the right ({R}) end"
+                        f"it fits both the left ({L}) and the right ({R}) end",
+                        "which_end",
+                        tile=tile_str(t),
                     )
                 if not (fits_l or fits_r):
                     raise IllegalAction(
-                        f"seat {s} cannot play {tile_str(t)}: it matches neither end ({L} and {R})"
+                        f"seat {s} cannot play {tile_str(t)}: it matches neither end ({L} and {R})",
+                        "does_not_fit",
+                        tile=tile_str(t),
                     )
                 end = LEFT if fits_l else RIGHT
             elif end == LEFT and not fits_l:
                 raise IllegalAction(
-                    f"seat {s} cannot play {tile_str(t)} on the left end: it shows {L}"
+                    f"seat {s} cannot play {tile_str(t)} on the left end: it shows {L}",
+                    "does_not_fit",
+                    tile=tile_str(t),
                 )
             elif end == RIGHT and not fits_r:
                 raise IllegalAction(
-                    f"seat {s} cannot play {tile_str(t)} on the right end: it shows {R}"
+                    f"seat {s} cannot play {tile_str(t)} on the right end: it shows {R}",
+                    "does_not_fit",
+                    tile=tile_str(t),
                 )
             if end == LEFT:
                 other = b if a == L else a

@@ -273,6 +273,12 @@ class Mus(State):
     max_seats: ClassVar[int] = SEATS
     #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
     team_count: ClassVar[int | None] = 2
+    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+        # RULES.md §3: cows per match and games per cow, 1 to 3
+        "cows": {"type": "choice", "choices": [1, 2, 3]},
+        "games_per_cow": {"type": "choice", "choices": [1, 2, 3]},
+        "real_31": {"type": "bool"},
+    }
 
     __slots__ = (
         "_deal",
@@ -698,11 +704,15 @@ class Mus(State):
         if self.turn < 0:
             verb = _VERBS[code]
             if self.over:
-                raise IllegalAction(f"seat {s} cannot {verb}: the match is over")
-            raise IllegalAction(f"seat {s} cannot {verb}: the next hand has not been dealt")
+                raise IllegalAction(f"seat {s} cannot {verb}: the match is over", "game_over")
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: the next hand has not been dealt", "not_dealt"
+            )
         if s != self.turn:
             raise IllegalAction(
-                f"seat {s} cannot {_VERBS[code]}: it is seat {self.turn}'s turn to {self._doing()}"
+                f"seat {s} cannot {_VERBS[code]}: it is seat {self.turn}'s turn to {self._doing()}",
+                "not_your_turn",
+                turn=self.turn,
             )
         handler = _HANDLERS[self.phase][code]
         if handler is None:
@@ -734,7 +744,7 @@ class Mus(State):
             where = "in the mus phase"
         else:
             where = "in the discards"
-        return IllegalAction(f"seat {s} cannot {_VERBS[code]} {where}; it may {should}")
+        return IllegalAction(f"seat {s} cannot {_VERBS[code]} {where}; it may {should}", "not_now")
 
     # ----- mus and discards (RULES.md §3 Deal and mus)
 
@@ -774,7 +784,9 @@ class Mus(State):
             missing = [CARD_STR[c] for c in action.cards if not held >> c & 1]
             raise IllegalAction(
                 f"seat {s} cannot discard {', '.join(missing)}: it does not hold "
-                f"{'that card' if len(missing) == 1 else 'those cards'}"
+                f"{'that card' if len(missing) == 1 else 'those cards'}",
+                "not_held",
+                card=missing[0],
             )
         k = len(action.cards)
         order: Sequence[int] | None = None
@@ -928,7 +940,9 @@ class Mus(State):
     def _bet(self, s: int, action: MusAction) -> list[Event]:
         amount = action.amount
         if amount < 2:
-            raise IllegalAction(f"seat {s} cannot bet {amount}: a bet is at least 2 stones")
+            raise IllegalAction(
+                f"seat {s} cannot bet {amount}: a bet is at least 2 stones", "min_bet"
+            )
         self.betting.append((s, BET, amount))
         self.prev_stake = 1  # refused, the lance's first bet is worth 1
         self.stake = amount
@@ -941,7 +955,9 @@ class Mus(State):
             raise self._wrong(s, RAISE)
         amount = action.amount
         if amount < 2:
-            raise IllegalAction(f"seat {s} cannot raise by {amount}: a raise is at least 2 stones")
+            raise IllegalAction(
+                f"seat {s} cannot raise by {amount}: a raise is at least 2 stones", "min_bet"
+            )
         self.betting.append((s, RAISE, amount))
         self.prev_stake = stake = self.stake
         self.stake = stake = stake + amount

@@ -25,8 +25,8 @@ from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, Cookie, Depends, HTTPException, Query, Request, Response
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 
@@ -34,6 +34,7 @@ from ..games import get_game
 from ..store.accounts import WELCOME_CHIPS, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
+from .errors import Refused, answer
 from .rooms import RoomHub
 
 log = logging.getLogger("taverna.accounts")
@@ -111,17 +112,24 @@ def check_username(name: str) -> str:
     return name
 
 
-def password_problem(username: str, password: str) -> str | None:
-    """Why a password is too weak (what is required, too), or None if it will do."""
+def password_problem(username: str, password: str) -> tuple[str, str] | None:
+    """Why a password is too weak, as a short kind and a sentence that says what is
+    required too; None if it will do.
+
+    >>> password_problem("ana", "short")[0]
+    'too_short'
+    """
     if len(password) < 10:
-        return f"the password is too short ({len(password)} characters): {PASSWORD_RULE}"
+        why = f"the password is too short ({len(password)} characters)"
+        return "too_short", f"{why}: {PASSWORD_RULE}"
     if len(password) > 128:
-        return f"the password is too long ({len(password)} characters): {PASSWORD_RULE}"
+        why = f"the password is too long ({len(password)} characters)"
+        return "too_long", f"{why}: {PASSWORD_RULE}"
     folded = password.casefold()
     if username_key(username) in folded:
-        return f"the password contains the username: {PASSWORD_RULE}"
+        return "has_username", f"the password contains the username: {PASSWORD_RULE}"
     if folded in COMMON_PASSWORDS or len(set(folded)) <= 2:
-        return f"the password is too easy to guess: {PASSWORD_RULE}"
+        return "too_common", f"the password is too easy to guess: {PASSWORD_RULE}"
     return None
 
 
@@ -270,14 +278,20 @@ def official_options(
     """The options an official table adds (none for a casual one); HTTPException if refused."""
     if not official:
         if stake is not None:
-            raise HTTPException(422, "a stake is only for official tables (official: true)")
+            raise Refused(
+                422, "stake_casual", "a stake is only for official tables (official: true)"
+            )
         return {}
     if not player.get("registered"):
-        raise HTTPException(403, "only registered players may open an official table: log in")
+        raise Refused(
+            403, "not_registered", "only registered players may open an official table: log in"
+        )
     if stake is None:
-        raise HTTPException(422, "an official table needs a stake (chips, at least 1)")
+        raise Refused(422, "stake_needed", "an official table needs a stake (chips, at least 1)")
     if bots:
-        raise HTTPException(422, "an official table seats registered humans only: no bots")
+        raise Refused(
+            422, "official_humans_only", "an official table seats registered humans only: no bots"
+        )
     return {"official": True, "stake": stake}
 
 
@@ -288,11 +302,31 @@ async def check_official_seat(request: Request, table_id: str, player: dict[str,
     if not table.options.get("official"):
         return
     if not player.get("registered"):
-        raise HTTPException(403, "an official table seats registered players only: log in")
+        raise Refused(
+            403, "not_registered", "an official table seats registered players only: log in"
+        )
     stake = int(table.options.get("stake") or 0)
     chips = await hub.accounts.chips(player["id"]) or 0
     if chips < stake:
-        raise HTTPException(409, f"the stake is {stake} chips and you have {chips}")
+        raise Refused(
+            409,
+            "not_enough_chips",
+            f"the stake is {stake} chips and you have {chips}",
+            stake=stake,
+            chips=chips,
+        )
+
+
+async def check_guest_name(request: Request, name: str) -> None:
+    """A guest may not take a registered player's name (compared as usernames are)."""
+    if await _hub(request).accounts.username_taken(username_key(name)):
+        raise Refused(
+            409,
+            "name_registered",
+            f"the name {name!r} belongs to a registered player: choose another, "
+            "or log in if it is yours",
+            name=name,
+        )
 
 
 async def note_seated(
@@ -305,8 +339,10 @@ async def note_seated(
 
 def refuse_bots_at_official(table: TableInfo) -> None:
     if table.options.get("official"):
-        raise HTTPException(
-            409, "an official table seats registered humans only: a bot only stands in"
+        raise Refused(
+            409,
+            "official_humans_only",
+            "an official table seats registered humans only: a bot only stands in",
         )
 
 
@@ -338,7 +374,7 @@ async def _signed_in(
     player: Annotated[dict[str, Any] | None, Depends(_session_player)],
 ) -> dict[str, Any]:
     if player is None:
-        raise HTTPException(401, "log in first: POST /api/login")
+        raise Refused(401, "not_logged_in", "log in first: POST /api/login")
     return player
 
 
@@ -386,14 +422,19 @@ async def register(
     """A guest who registers keeps their player (and their casual games)."""
     hub, config = _hub(request), _config(request)
     if player is not None and player.get("registered"):
-        raise HTTPException(409, f"you are logged in as {player['name']}: log out first")
+        raise Refused(
+            409,
+            "logged_in",
+            f"you are logged in as {player['name']}: log out first",
+            name=player["name"],
+        )
     try:
         name = check_username(body.username)
     except ValueError as e:
-        raise HTTPException(422, str(e)) from None
-    why = password_problem(name, body.password)
-    if why:
-        raise HTTPException(422, why)
+        raise Refused(422, "bad_username", str(e)) from None
+    weak = password_problem(name, body.password)
+    if weak:
+        raise Refused(422, "weak_password", weak[1], problem=weak[0], length=len(body.password))
     address = client_address(config, request.headers, request.client)
     wait = hub.registrations.retry_after(address)
     if wait:
@@ -405,7 +446,9 @@ async def register(
             name, username_key(name), password_hash, player["id"] if player else None
         )
     except NameTaken:
-        raise HTTPException(409, f"the username {name!r} is taken: choose another") from None
+        raise Refused(
+            409, "name_taken", f"the username {name!r} is taken: choose another", name=name
+        ) from None
     old = request.cookies.get(COOKIE)
     if old:
         await hub.accounts.end_session(old)  # the guest's cookie: replaced by the login's
@@ -432,7 +475,7 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     if not ok or found is None:
         hub.login_by_name.hit(key)
         hub.login_by_address.hit(address)
-        raise HTTPException(401, "wrong username or password")
+        raise Refused(401, "wrong_credentials", "wrong username or password")
     player_id = found[0]
     hub.login_by_name.reset(key)
     if HASHER.check_needs_rehash(stored):
@@ -465,7 +508,9 @@ async def me(request: Request, player: SignedIn) -> dict[str, Any]:
 
 async def _ledger(request: Request, player: dict[str, Any], limit: int) -> dict[str, Any]:
     if not player.get("registered"):
-        raise HTTPException(403, f"guests have no chips: register to get {WELCOME_CHIPS:,}")
+        raise Refused(
+            403, "guest_no_chips", f"guests have no chips: register to get {WELCOME_CHIPS:,}"
+        )
     accounts = _hub(request).accounts
     me = await accounts.me(player["id"])
     return {"chips": me["chips"], "entries": await accounts.ledger(player["id"], limit)}
@@ -488,7 +533,7 @@ async def player_ledger(
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
 ) -> dict[str, Any]:
     if not player.get("registered") or username_key(player["name"]) != username_key(name):
-        raise HTTPException(403, "a chip ledger is private to its owner")
+        raise Refused(403, "private_ledger", "a chip ledger is private to its owner")
     return await _ledger(request, player, limit)
 
 
@@ -503,7 +548,7 @@ async def profile(
     accounts = _hub(request).accounts
     found = await accounts.player_by_username(username_key(name))
     if found is None:
-        raise HTTPException(404, f"no registered player named {name!r}")
+        raise Refused(404, "no_player", f"no registered player named {name!r}", name=name)
     own = viewer is not None and viewer["id"] == found["id"]
     history = []
     for h in await accounts.history(found["id"], limit):
@@ -548,7 +593,7 @@ async def ranking(
     try:
         cls = get_game(game)
     except KeyError as e:
-        raise HTTPException(404, e.args[0]) from None
+        raise Refused(404, "unknown_game", e.args[0], game=game) from None
     total, rows = await _hub(request).accounts.ranking(cls.game, limit, offset)
     return {"game": cls.game, "total": total, "offset": offset, "ranking": rows}
 
@@ -564,8 +609,21 @@ async def account_page() -> FileResponse:
 
 
 @router.get("/ranking", include_in_schema=False)
+async def ranking_first_page() -> FileResponse:
+    return FileResponse(CLUB / "ranking.html")
+
+
 @router.get("/ranking/{game}", include_in_schema=False)
-async def ranking_page() -> FileResponse:
+async def ranking_page(game: str, request: Request) -> Response:
+    """The page of a game's ranking; an alias goes to the game's own name, and an
+    unknown game gets the page (which says so) with a 404, never another game's."""
+    try:
+        cls = get_game(game)
+    except KeyError:
+        return FileResponse(CLUB / "ranking.html", status_code=404)
+    if cls.game != game:
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/ranking/{cls.game}{query}", status_code=308)
     return FileResponse(CLUB / "ranking.html")
 
 
@@ -576,8 +634,11 @@ async def player_page() -> FileResponse:
 
 async def too_many(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TooMany)
-    return JSONResponse(
-        {"detail": str(exc), "retry_after": exc.seconds},
-        status_code=429,
-        headers={"Retry-After": str(exc.seconds)},
+    return answer(
+        429,
+        "too_many",
+        str(exc),
+        {"seconds": exc.seconds},
+        {"Retry-After": str(exc.seconds)},
+        retry_after=exc.seconds,
     )

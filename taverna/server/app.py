@@ -12,14 +12,16 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi import Cookie, Depends, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import __version__
@@ -27,8 +29,9 @@ from ..bots import LEVELS
 from ..games import GAMES, SettingsError, event_json, get_game
 from ..games.record import parse_record
 from ..store.repo import Conflict, NotFound, Store, TableInfo
-from . import accounts
+from . import accounts, errors
 from .config import Config
+from .errors import Refused
 from .rooms import DEFAULT_OPTIONS, Conn, RoomHub
 
 log = logging.getLogger("taverna.server")
@@ -62,6 +65,23 @@ class TableIn(BaseModel):
     )
 
 
+def _limits(model: type[BaseModel], *names: str) -> dict[str, dict[str, Any]]:
+    """The bounds of some number fields, from the model that enforces them."""
+    props = model.model_json_schema()["properties"]
+    out = {}
+    for name in names:
+        field = next(x for x in props[name].get("anyOf", [props[name]]) if "minimum" in x)
+        out[name] = {"type": "int" if field["type"] == "integer" else "number"}
+        for key, short in (("minimum", "min"), ("maximum", "max")):
+            if key in field:
+                out[name][short] = field[key]
+    return out
+
+
+#: what a new table's number options may be (GET /api/games), as TableIn checks them
+TABLE_LIMITS = _limits(TableIn, "turn_seconds", "muggins_wait", "stake", "bot_forget")
+
+
 class BotIn(BaseModel):
     level: str = Field(default="greedy", description="random, greedy or expert")
 
@@ -89,7 +109,7 @@ async def require_player(
     player: Annotated[dict[str, Any] | None, Depends(current_player)],
 ) -> dict[str, Any]:
     if player is None:
-        raise HTTPException(401, "start a session first: POST /api/session with your name")
+        raise Refused(401, "no_session", "start a session first: POST /api/session with your name")
     return player
 
 
@@ -128,25 +148,14 @@ def create_app(config: Config | None = None) -> FastAPI:
     )
     app.state.config = config
 
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # one readable sentence per problem, naming the field: "turn_seconds: ... at least 5"
-        problems = []
-        for err in exc.errors():
-            where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query"))
-            problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
-        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
-
-    @app.exception_handler(NotFound)
-    async def _not_found(request: Request, exc: NotFound) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
-
+    # every error body: {"detail": English, "code": for clients to translate, "params"}
+    app.add_exception_handler(StarletteHTTPException, errors.http_error)
+    # one readable sentence per problem, naming the field: "turn_seconds: ... at least 5"
+    app.add_exception_handler(RequestValidationError, errors.invalid)
+    app.add_exception_handler(NotFound, partial(errors.coded, status=404))
+    app.add_exception_handler(Conflict, partial(errors.coded, status=409))
     app.add_exception_handler(accounts.TooMany, accounts.too_many)
     app.include_router(accounts.router)
-
-    @app.exception_handler(Conflict)
-    async def _conflict(request: Request, exc: Conflict) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=409)
 
     # ----------------------------------------------------------- sessions
 
@@ -156,7 +165,8 @@ def create_app(config: Config | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         name = body.name.strip()
         if not name:
-            raise HTTPException(422, "the name must not be blank")
+            raise Refused(422, "blank_name", "the name must not be blank")
+        await accounts.check_guest_name(request, name)
         player, token = await store_of(request).create_guest(name)
         response.set_cookie(
             COOKIE,
@@ -168,8 +178,17 @@ def create_app(config: Config | None = None) -> FastAPI:
         )
         return {"player": player}
 
-    @app.get("/api/session", tags=["session"], summary="Who am I")
-    async def get_session(player: Player) -> dict[str, Any]:
+    @app.get("/api/session", tags=["session"], summary="Who am I (player null: no session yet)")
+    async def get_session(
+        player: MaybePlayer,
+        response: Response,
+        taverna_session: Annotated[str | None, Cookie()] = None,
+    ) -> dict[str, Any]:
+        # a first visit is not an error: the page asks before anybody has a name
+        if player is None and taverna_session:
+            response.delete_cookie(
+                COOKIE, httponly=True, samesite="lax", secure=config.secure_cookies
+            )  # ended or unknown: forget it
         return {"player": player}
 
     # -------------------------------------------------------------- lobby
@@ -187,9 +206,15 @@ def create_app(config: Config | None = None) -> FastAPI:
                         n: cls.check_settings(n, {})
                         for n in range(cls.min_seats, cls.max_seats + 1)
                     },
+                    "settings": cls.setting_specs,
                 }
             )
-        return {"games": out, "bots": list(LEVELS), "table_defaults": DEFAULT_OPTIONS}
+        return {
+            "games": out,
+            "bots": list(LEVELS),
+            "table_defaults": DEFAULT_OPTIONS,
+            "table_limits": TABLE_LIMITS,
+        }
 
     @app.get("/api/tables", tags=["lobby"], summary="Open and running public tables")
     async def list_tables(request: Request, game: str | None = None) -> dict[str, Any]:
@@ -201,15 +226,17 @@ def create_app(config: Config | None = None) -> FastAPI:
         try:
             cls = get_game(body.game)
         except KeyError as e:
-            raise HTTPException(422, e.args[0]) from None
+            raise Refused(422, "unknown_game", e.args[0], game=body.game) from None
         seats = body.seats if body.seats is not None else cls.min_seats
         try:
             settings = cls.check_settings(seats, body.settings)
         except SettingsError as e:
-            raise HTTPException(422, str(e)) from None
+            raise Refused(422, "bad_setting", str(e)) from None
         for seat, level in body.bots.items():
             if not 0 <= seat < seats:
-                raise HTTPException(422, f"bots: there is no seat {seat} at a {seats}-seat table")
+                raise Refused(
+                    422, "invalid", f"bots: there is no seat {seat} at a {seats}-seat table"
+                )
             _check_level(level)
         options = {
             "turn_seconds": body.turn_seconds,
@@ -249,13 +276,13 @@ def create_app(config: Config | None = None) -> FastAPI:
         store = store_of(request)
         table = await store.table(table_id)
         if not 0 <= seat < table.seat_count:
-            raise NotFound(f"table {table_id} has no seat {seat}")
+            raise NotFound(f"table {table_id} has no seat {seat}", "no_seat", seat=seat)
         info = table.seats[seat]
         is_owner = table.owner_id == player["id"]
         if info.player_id != player["id"] and not (
             is_owner and info.bot and table.status == "open"
         ):
-            raise HTTPException(403, f"seat {seat} is not yours")
+            raise Refused(403, "not_your_seat", f"seat {seat} is not yours", seat=seat)
         if table.status == "open":
             table = await store.set_seat(table_id, seat, only_if_empty=False)
         elif table.status == "playing":
@@ -263,7 +290,9 @@ def create_app(config: Config | None = None) -> FastAPI:
             await room.replace_with_bot(seat, reason="left")
             table = room.table
         else:
-            raise Conflict(f"table {table_id} is {table.status}")
+            raise Conflict(
+                f"table {table_id} is {table.status}", "table_not_open", status=table.status
+            )
         await _table_changed(request, table)
         return {"table": table.public()}
 
@@ -276,7 +305,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         table = await store.table(table_id)
         accounts.refuse_bots_at_official(table)
         if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
-            raise HTTPException(403, "only the host or a seated player may add bots")
+            raise Refused(403, "not_host", "only the host or a seated player may add bots")
         table = await store.set_seat(table_id, seat, bot=body.level)
         await _table_changed(request, table)
         return {"table": table.public()}
@@ -286,12 +315,18 @@ def create_app(config: Config | None = None) -> FastAPI:
         store = store_of(request)
         table = await store.table(table_id)
         if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
-            raise HTTPException(403, "only the host or a seated player may start the game")
+            raise Refused(403, "not_host", "only the host or a seated player may start the game")
         if table.status != "open":
-            raise Conflict(f"table {table_id} is {table.status}")
+            raise Conflict(
+                f"table {table_id} is {table.status}", "table_not_open", status=table.status
+            )
         empty = [s.seat for s in table.seats if s.empty]
         if empty:
-            raise Conflict(f"every seat must be taken first (empty: {', '.join(map(str, empty))})")
+            raise Conflict(
+                f"every seat must be taken first (empty: {', '.join(map(str, empty))})",
+                "seats_empty",
+                seats=empty,
+            )
         hub = hub_of(request)
         room = await hub.room(table_id)
         room.table = table
@@ -313,7 +348,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         record = await store_of(request).finished_record(table_id)
         if record is None:
             # a running game's record would show every hidden tile: never
-            raise Conflict(f"game {table_id} is not finished")
+            raise Conflict(f"game {table_id} is not finished", "not_finished")
         return {"record": record}
 
     @app.get(
@@ -324,7 +359,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         table = await store.table(table_id)
         record = await store.finished_record(table_id)
         if record is None:
-            raise Conflict(f"game {table_id} is not finished")
+            raise Conflict(f"game {table_id} is not finished", "not_finished")
         steps = await asyncio.to_thread(replay_steps, record)
         return {"table": table.public(), "steps": steps}
 
@@ -423,8 +458,8 @@ def create_app(config: Config | None = None) -> FastAPI:
                         conn.send(_error("bad_message", "an act message needs an 'action'", mid))
                     else:
                         ok, why = await room.submit(conn.seat, msg["action"])
-                        if not ok:
-                            conn.send(_error("illegal", why, mid))
+                        if not ok and why is not None:
+                            conn.send(_error("illegal", why.message, mid, why.reason, why.params))
                         elif mid is not None:
                             conn.send({"type": "ack", "id": mid, "seq": room.seq})
                 elif kind == "ping":
@@ -477,6 +512,16 @@ def create_app(config: Config | None = None) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(WEB / "index.html")
 
+    # every page links /favicon.svg; /favicon.ico is what browsers and tools ask for unbidden
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(
+            WEB / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
+
     return app
 
 
@@ -527,8 +572,18 @@ async def _receive_text(websocket: WebSocket) -> str | None:
         return "\x00"  # not JSON: answered as such
 
 
-def _error(code: str, message: str, mid: Any = None) -> dict[str, Any]:
+def _error(
+    code: str,
+    message: str,
+    mid: Any = None,
+    reason: str | None = None,
+    params: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if reason is not None:
+        # what kind of refusal, and its facts: a client says it in its own language
+        out["reason"] = reason
+        out["params"] = params or {}
     if mid is not None:
         out["id"] = mid
     return out
@@ -537,4 +592,6 @@ def _error(code: str, message: str, mid: Any = None) -> dict[str, Any]:
 def _check_level(level: str) -> None:
     # only our own levels: a remote user must never make the server import a module
     if level not in LEVELS:
-        raise HTTPException(422, f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
+        raise Refused(
+            422, "unknown_bot", f"unknown bot level {level!r} (choose {', '.join(LEVELS)})"
+        )

@@ -34,6 +34,19 @@ log = logging.getLogger("taverna.rooms")
 DEFAULT_OPTIONS: dict[str, Any] = {"turn_seconds": 30, "muggins_wait": 3, "public": True}
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a room refused an intent: the English message, a reason a client can
+    translate (the engine's :attr:`IllegalAction.reason`) and its facts."""
+
+    message: str
+    reason: str = "illegal"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass(eq=False)
 class Conn:
     """One WebSocket: a seat's player or a spectator (seat None)."""
@@ -292,29 +305,33 @@ class Room:
 
     # --------------------------------------------------------------- moves
 
-    async def submit(self, seat: int, obj: Any, source: str = "player") -> tuple[bool, str]:
-        """Apply an intent of ``seat``; returns (ok, error message)."""
+    async def submit(
+        self, seat: int, obj: Any, source: str = "player"
+    ) -> tuple[bool, Refusal | None]:
+        """Apply an intent of ``seat``; returns (ok, why it was refused)."""
         async with self.lock:
             state = self.state
             if state is None:
-                return False, "the game has not started"
+                return False, Refusal("the game has not started", "not_started")
             if state.over:
-                return False, "the game is over"
+                return False, Refusal("the game is over", "game_over")
             if isinstance(obj, dict) and "seat" not in obj:
                 obj = {**obj, "seat": seat}
             try:
                 action = self.cls.parse_action(obj, self.table.seat_count)
             except InvalidAction as e:
-                return False, str(e)
+                return False, Refusal(str(e), "invalid")
             if action.seat != seat:
-                return False, f"you sit at seat {seat}, not seat {action.seat}"
+                return False, Refusal(
+                    f"you sit at seat {seat}, not seat {action.seat}", "wrong_seat", {"seat": seat}
+                )
             # tried on a cheap copy first: the live state moves only once the move is
             # stored, together with the seq, so a connection that joins (or a snapshot
             # taken) while the database answers sees a view that matches its seq
             try:
                 state.clone().apply(action)
             except IllegalAction as e:
-                return False, str(e)
+                return False, Refusal(str(e), e.reason, e.params)
             index = self.seq - 1  # action k is update k + 1 (update 1 is the first deal)
             try:
                 await self.store.append_action(self.table.id, index, action.to_json())
@@ -323,7 +340,9 @@ class Room:
                     "table %s: could not store action %d; reloading", self.table.id, index
                 )
                 await self._reload()
-                return False, "the server could not store that move; please try again"
+                return False, Refusal(
+                    "the server could not store that move; please try again", "not_stored"
+                )
             events = state.apply(action)  # no await between this and the publish
             self.moves += 1
             self.hub.moves += 1
@@ -331,7 +350,7 @@ class Room:
             if state.over:
                 await self._finish()
         self._schedule()
-        return True, ""
+        return True, None
 
     async def _reload(self) -> None:
         """The in-memory state ran ahead of the database: rebuild it from what is stored."""

@@ -62,6 +62,9 @@ class NameTaken(Exception):
 class NotEnoughChips(Conflict):
     """A player has fewer chips than a movement needs."""
 
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message, "not_enough_chips", **params)
+
 
 class AccountStore:
     """Accounts, sessions, chips, ratings: the store's methods for issue 8."""
@@ -182,6 +185,15 @@ class AccountStore:
                 }
                 for e in rows
             ]
+
+        return await self.store.run(q)
+
+    async def username_taken(self, username: str) -> bool:
+        """Whether a registered player has this username (a key from ``username_key``)."""
+
+        def q(s: Session) -> bool:
+            found = s.execute(select(Player.id).where(Player.username == username)).first()
+            return found is not None
 
         return await self.store.run(q)
 
@@ -307,20 +319,30 @@ class AccountStore:
         def q(s: Session) -> None:
             t = s.get(Table, table_id, with_for_update=not self.store.sqlite)
             if t is None:
-                raise NotFound(f"no table {table_id!r}")
+                raise NotFound(f"no table {table_id!r}", "no_table")
             if t.status != "open":
-                raise Conflict(f"table {table_id} is {t.status}")
+                raise Conflict(f"table {table_id} is {t.status}", "table_not_open", status=t.status)
             stake = int(t.options.get("stake") or 0)
             for seat in t.seats:
                 if seat.bot or seat.player_id is None:
-                    raise Conflict(f"seat {seat.seat}: an official table seats registered humans")
+                    raise Conflict(
+                        f"seat {seat.seat}: an official table seats registered humans",
+                        "official_humans_only",
+                    )
                 p = s.get(Player, seat.player_id)
                 assert p is not None
                 if p.username is None:
-                    raise Conflict(f"seat {seat.seat}: {p.name} is a guest, not registered")
+                    raise Conflict(
+                        f"seat {seat.seat}: {p.name} is a guest, not registered",
+                        "not_registered",
+                        name=p.name,
+                    )
                 if p.chips < stake:
                     raise NotEnoughChips(
-                        f"{p.name} has {p.chips} chips, fewer than the stake of {stake}"
+                        f"{p.name} has {p.chips} chips, fewer than the stake of {stake}",
+                        name=p.name,
+                        chips=p.chips,
+                        stake=stake,
                     )
                 _move_chips(s, p.id, -stake, "stake", table_id)
 
@@ -357,7 +379,7 @@ class AccountStore:
                 return _settled(s, table_id, done)
             t = s.get(Table, table_id, with_for_update=not self.store.sqlite)
             if t is None:
-                raise NotFound(f"no table {table_id!r}")
+                raise NotFound(f"no table {table_id!r}", "no_table")
             stake = int(t.options.get("stake") or 0)
             seated = [(x.player_id, x.replaced) for x in t.seats if x.player_id]
             ids = [pid for pid, _ in seated]
@@ -465,7 +487,7 @@ def _move_chips(s: Session, player_id: str, delta: int, reason: str, table_id: s
     ).scalar_one_or_none()
     if balance is None:
         have = s.execute(select(Player.chips).where(Player.id == player_id)).scalar_one_or_none()
-        raise NotEnoughChips(f"{-delta} chips needed, {have or 0} held")
+        raise NotEnoughChips(f"{-delta} chips needed, {have or 0} held", chips=have or 0)
     s.add(
         ChipEntry(
             player_id=player_id, table_id=table_id, delta=delta, balance=balance, reason=reason

@@ -115,11 +115,25 @@ def _table_info(t: Table) -> TableInfo:
 
 
 class Conflict(Exception):
-    """A request that the table's current state does not allow (HTTP 409)."""
+    """A request that the table's current state does not allow (HTTP 409).
+
+    ``code`` and ``params`` tell a client what kind of conflict it is, so that
+    it can say so in its own language (``taverna.server.errors``).
+    """
+
+    def __init__(self, message: str, code: str = "conflict", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class NotFound(Exception):
-    pass
+    """Nothing by that name or number (HTTP 404); ``code`` and ``params`` as for Conflict."""
+
+    def __init__(self, message: str, code: str = "not_found", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class Store:
@@ -262,7 +276,7 @@ class Store:
         def q(s: Session) -> TableInfo:
             t = s.get(Table, table_id)
             if t is None:
-                raise NotFound(f"no table {table_id!r}")
+                raise NotFound(f"no table {table_id!r}", "no_table")
             return _table_info(t)
 
         return await self.run(q)
@@ -293,19 +307,23 @@ class Store:
         def q(s: Session) -> TableInfo:
             t = s.get(Table, table_id, with_for_update=not self.sqlite)
             if t is None:
-                raise NotFound(f"no table {table_id!r}")
+                raise NotFound(f"no table {table_id!r}", "no_table")
             if t.status not in statuses:
-                raise Conflict(f"table {table_id} is {t.status}")
+                raise Conflict(f"table {table_id} is {t.status}", "table_not_open", status=t.status)
             if not 0 <= seat < t.seat_count:
-                raise NotFound(f"table {table_id} has no seat {seat}")
+                raise NotFound(f"table {table_id} has no seat {seat}", "no_seat", seat=seat)
             row = s.get(Seat, (table_id, seat))
             assert row is not None
             if only_if_empty and (row.player_id or row.bot):
-                raise Conflict(f"seat {seat} is taken")
+                raise Conflict(f"seat {seat} is taken", "seat_taken", seat=seat)
             if player is not None:
                 for other in t.seats:
                     if other.player_id == player["id"] and other.seat != seat:
-                        raise Conflict(f"you already sit at seat {other.seat} of this table")
+                        raise Conflict(
+                            f"you already sit at seat {other.seat} of this table",
+                            "already_seated",
+                            seat=other.seat,
+                        )
             row.player_id = player["id"] if player else None
             row.player_name = player["name"] if player else None
             row.bot = bot
@@ -341,7 +359,7 @@ class Store:
         def q(s: Session) -> dict[str, Any] | None:
             t = s.get(Table, table_id)
             if t is None:
-                raise NotFound(f"no table {table_id!r}")
+                raise NotFound(f"no table {table_id!r}", "no_table")
             return t.record if t.status == "finished" else None
 
         return await self.run(q)

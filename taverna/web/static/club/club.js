@@ -1,7 +1,12 @@
 // Shared by the club pages: the API, escaping, a few strings in four languages, the header.
+// The server's refusals are said as in the main client (js/errors.js, js/lang/*.json).
+
+import { explainHttp } from '../js/errors.js';
+import { loadLanguages, setLanguage } from '../js/i18n.js';
 
 const STRINGS = {
   en: {
+    unknown_game: 'There is no game called “{game}” here: choose one of ours.',
     club: 'Taverna', lobby: 'Lobby', ranking: 'Ranking', account: 'Account',
     'muggins-dominoes': 'Muggins dominoes', 'muggins-cards': 'Muggins cards', mus: 'Mus',
     rank: '#', player: 'Player', points: 'Points', games: 'Games', wins: 'Won', losses: 'Lost',
@@ -21,6 +26,7 @@ const STRINGS = {
     my_profile: 'My profile',
   },
   it: {
+    unknown_game: 'Qui non c’è nessun gioco chiamato «{game}»: scegline uno dei nostri.',
     club: 'Taverna', lobby: 'Sala', ranking: 'Classifica', account: 'Account',
     'muggins-dominoes': 'Domino Muggins', 'muggins-cards': 'Carte Muggins', mus: 'Mus',
     rank: '#', player: 'Giocatore', points: 'Punti', games: 'Partite', wins: 'Vinte', losses: 'Perse',
@@ -40,6 +46,7 @@ const STRINGS = {
     my_profile: 'Il mio profilo',
   },
   nl: {
+    unknown_game: 'Hier is geen spel dat ‘{game}’ heet: kies een van de onze.',
     club: 'Taverna', lobby: 'Lobby', ranking: 'Ranglijst', account: 'Account',
     'muggins-dominoes': 'Muggins domino', 'muggins-cards': 'Muggins kaarten', mus: 'Mus',
     rank: '#', player: 'Speler', points: 'Punten', games: 'Partijen', wins: 'Gewonnen', losses: 'Verloren',
@@ -59,6 +66,7 @@ const STRINGS = {
     my_profile: 'Mijn profiel',
   },
   es: {
+    unknown_game: 'Aquí no hay ningún juego llamado «{game}»: elige uno de los nuestros.',
     club: 'Taverna', lobby: 'Sala', ranking: 'Clasificación', account: 'Cuenta',
     'muggins-dominoes': 'Dominó Muggins', 'muggins-cards': 'Cartas Muggins', mus: 'Mus',
     rank: '#', player: 'Jugador', points: 'Puntos', games: 'Partidas', wins: 'Ganadas', losses: 'Perdidas',
@@ -92,6 +100,8 @@ function pickLanguage() {
 
 export const lang = pickLanguage();
 document.documentElement.lang = lang;
+await loadLanguages();
+setLanguage(lang, false);
 
 export function t(key, vars = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
@@ -111,7 +121,8 @@ export function date(iso) {
   return iso ? new Date(iso).toLocaleString(lang) : '';
 }
 
-/** Call the API: the parsed JSON, or an Error whose message is the server's `detail`. */
+/** Call the API: the parsed JSON, or an Error whose message says the server's refusal
+ * in the page's language (`code`, `params` and the English `detail` kept). */
 export async function api(path, { method = 'GET', body } = {}) {
   const res = await fetch(path, {
     method,
@@ -121,18 +132,20 @@ export async function api(path, { method = 'GET', body } = {}) {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join('; ') : data.detail;
-    const error = new Error(detail || `${res.status} ${res.statusText}`);
-    error.status = res.status;
+    let detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join('; ') : data.detail;
+    detail = detail || `${res.status} ${res.statusText}`;
+    const error = new Error(explainHttp({ code: data.code, params: data.params || {}, detail }));
+    Object.assign(error, { status: res.status, code: data.code ?? null, params: data.params || {}, detail });
     throw error;
   }
   return data;
 }
 
-/** Who is here: the account or guest, or null. */
+/** Who is here: the account or guest, or null (a first visit: no session yet, no error). */
 export async function whoami() {
   try {
-    return (await api('/api/me')).player;
+    const { player } = await api('/api/session');
+    return player ? (await api('/api/me')).player : null;
   } catch {
     return null;
   }

@@ -3,16 +3,41 @@ import { GAMES, api, esc, header, t, whoami } from './club.js';
 
 const PAGE = 50;
 
+function tabs(game) {
+  return `<nav class="tabs" aria-label="${esc(t('game'))}">${GAMES.map(
+    (g) => `<a href="/ranking/${g}"${g === game ? ' aria-current="page"' : ''}>${esc(t(g))}</a>`,
+  ).join('')}</nav>`;
+}
+
+/** /ranking/chess: say there is no such game here, and offer ours (never another's ranking). */
+function unknownGame(name) {
+  document.title = `Taverna · ${t('ranking')}`;
+  document.getElementById('ranking').innerHTML = `
+    <h1>${esc(t('ranking'))}</h1>
+    <p class="error" role="alert">${esc(t('unknown_game', { game: name }))}</p>
+    ${tabs(null)}`;
+}
+
 async function main() {
   const fromPath = decodeURIComponent(location.pathname.split('/')[2] || '');
-  const game = GAMES.includes(fromPath) ? fromPath : GAMES[0];
+  if (fromPath && !GAMES.includes(fromPath)) {
+    header(await whoami(), 'ranking');
+    unknownGame(fromPath);
+    return;
+  }
+  const game = fromPath || GAMES[0];
   const offset = Math.max(0, Number(new URLSearchParams(location.search).get('offset')) || 0);
-  const [me, data] = await Promise.all([whoami(), api(`/api/ranking/${game}?limit=${PAGE}&offset=${offset}`)]);
+  const me = await whoami();
   header(me, 'ranking');
+  let data;
+  try {
+    data = await api(`/api/ranking/${game}?limit=${PAGE}&offset=${offset}`);
+  } catch (e) {
+    document.getElementById('ranking').innerHTML = `<h1>${esc(t('ranking'))}</h1>
+      <p class="error" role="alert">${esc(e.message)}</p>${tabs(game)}`;
+    return;
+  }
   document.title = `Taverna · ${t('ranking')} · ${t(game)}`;
-  const tabs = GAMES.map(
-    (g) => `<a href="/ranking/${g}"${g === game ? ' aria-current="page"' : ''}>${esc(t(g))}</a>`,
-  ).join('');
   const rows = data.ranking
     .map(
       (r) => `<tr${me && me.name === r.player ? ' class="me"' : ''}>
@@ -29,7 +54,7 @@ async function main() {
   ].join(' ');
   document.getElementById('ranking').innerHTML = `
     <h1>${esc(t('ranking'))}: ${esc(t(game))}</h1>
-    <nav class="tabs" aria-label="${esc(t('game'))}">${tabs}</nav>
+    ${tabs(game)}
     ${
       data.ranking.length
         ? `<table><thead><tr><th class="num">${esc(t('rank'))}</th><th>${esc(t('player'))}</th>

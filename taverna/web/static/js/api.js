@@ -1,11 +1,17 @@
 // HTTP calls to the server (docs/protocol.md) and the guest session.
 
+import { explainHttp } from './errors.js';
 import { t } from './i18n.js';
 
+/** A refused call: `message` in the page's language, `detail` the server's English,
+ * `code` and `params` as the server sent them (docs/protocol.md, Errors). */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, { code = null, params = {}, detail = message } = {}) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.params = params;
+    this.detail = detail;
   }
 }
 
@@ -30,16 +36,20 @@ export async function api(method, path, body) {
   if (!r.ok) {
     let detail = data?.detail;
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg).join('; ');
-    throw new ApiError(r.status, detail || `HTTP ${r.status}`);
+    detail = detail || `HTTP ${r.status}`;
+    const code = data?.code ?? null;
+    const params = data?.params ?? {};
+    throw new ApiError(r.status, explainHttp({ code, params, detail }), { code, params, detail });
   }
   return data;
 }
 
 export const session = { player: null };
 
+/** Who is here: `{player: null}` before anybody has given a name (not an error). */
 export async function loadSession() {
   try {
-    session.player = (await api('GET', '/api/session')).player;
+    session.player = (await api('GET', '/api/session')).player ?? null;
   } catch {
     session.player = null;
   }
@@ -55,28 +65,31 @@ export async function startSession(name) {
 /** The session, asking for a name first when there is none; null if the person cancels. */
 export async function ensureSession() {
   if (session.player) return session.player;
-  const name = await askName();
-  if (!name) return null;
-  return startSession(name);
+  return askName();
 }
 
+/** Ask for a name and start a session with it; a refused name (say, a registered
+ * player's) is explained in the dialog, which stays open for another. */
 function askName() {
   return new Promise((resolve) => {
     const dialog = document.getElementById('name-dialog');
     const form = dialog.querySelector('form');
     const input = dialog.querySelector('input');
+    const error = dialog.querySelector('.form-error');
     dialog.querySelector('h2').textContent = t('name.title');
-    dialog.querySelector('p').textContent = t('name.why');
+    dialog.querySelector('p:not(.form-error)').textContent = t('name.why');
     dialog.querySelector('label span').textContent = t('name.label');
     dialog.querySelector('[value=ok]').textContent = t('name.ok');
     dialog.querySelector('[value=cancel]').textContent = t('cancel');
     input.value = '';
+    error.textContent = '';
+    input.removeAttribute('aria-invalid');
     const done = (value) => {
       form.onsubmit = null;
       dialog.onclose = null;
       resolve(value);
     };
-    form.onsubmit = (e) => {
+    form.onsubmit = async (e) => {
       e.preventDefault();
       const name = input.value.trim();
       if (e.submitter?.value === 'cancel') {
@@ -88,8 +101,17 @@ function askName() {
         input.focus();
         return;
       }
-      dialog.close();
-      done(name);
+      try {
+        const player = await startSession(name);
+        dialog.onclose = null;
+        dialog.close();
+        done(player);
+      } catch (err) {
+        error.textContent = err.message;
+        input.setAttribute('aria-invalid', 'true');
+        input.select();
+        input.focus();
+      }
     };
     dialog.onclose = () => done(null);
     dialog.showModal();

@@ -64,6 +64,11 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
+/** Whether `key` has a string (in the current language or in English). */
+export function has(key) {
+  return (tables[current]?.[key] ?? tables.en?.[key]) !== undefined;
+}
+
 /** Pick `key_one` or `key_other` by count (all four languages need only these two). */
 export function tn(key, n, params = {}) {
   return t(n === 1 ? `${key}_one` : `${key}_other`, { n, ...params });

@@ -217,6 +217,19 @@ export function mount(app) {
 
 // ---------------------------------------------------------------- new table
 
+/** The words for each game setting (label, hint) and for its choices that need them. */
+const SETTING_LABELS = {
+  target: ['set.target'],
+  limit: ['set.limit'],
+  hand_size: ['set.hand_size'],
+  muggins: ['set.muggins', 'set.muggins_hint'],
+  muggins_on_last: ['set.muggins_on_last', 'set.muggins_on_last_hint'],
+  cows: ['set.cows'],
+  games_per_cow: ['set.games_per_cow'],
+  real_31: ['set.real_31', 'set.real_31_hint'],
+};
+const CHOICE_LABELS = { limit: { 21: 'set.strict21' }, hand_size: { 7: 'set.deal_seven_long' } };
+
 function createDialog(info, game) {
   document.getElementById('create-dialog')?.remove();
   const bots = info.bots;
@@ -249,10 +262,28 @@ function createDialog(info, game) {
   }
   reset(game);
 
+  /** What each number field may be: the game's settings and the table's limits, as the
+   * server enforces them (GET /api/games). */
+  function numberSpecs() {
+    const out = {};
+    for (const [name, spec] of Object.entries(gameInfoOf(form.game).settings || {})) {
+      if (spec.type === 'int') out[name] = spec;
+    }
+    for (const name of ['turn_seconds', 'muggins_wait', 'stake']) out[name] = info.table_limits?.[name] ?? {};
+    return out;
+  }
+
+  function numberField(name, label, value, spec, extra = '') {
+    const bound = (k) => (spec[k] === undefined ? '' : ` ${k}="${spec[k]}"`);
+    return `<label class="field"><span>${esc(label)}</span><input type="number" name="${name}"${bound('min')}${bound(
+      'max',
+    )} step="${spec.type === 'int' ? 1 : 'any'}" value="${esc(value)}" aria-describedby="err-${name}"${extra}>
+      <small class="field-error" id="err-${name}"></small></label>`;
+  }
+
   function settingFields() {
     const s = form.settings;
-    const num = (name, label, min, max) =>
-      `<label class="field"><span>${esc(label)}</span><input type="number" name="${name}" min="${min}" max="${max}" value="${s[name]}" required></label>`;
+    const specs = gameInfoOf(form.game).settings || {};
     const select = (name, label, options) =>
       `<label class="field"><span>${esc(label)}</span><select name="${name}">${options
         .map(([v, l]) => `<option value="${v}"${String(s[name]) === String(v) ? ' selected' : ''}>${esc(l)}</option>`)
@@ -261,29 +292,62 @@ function createDialog(info, game) {
       `<label class="check"><input type="checkbox" name="${name}"${s[name] ? ' checked' : ''}><span>${esc(label)}${
         hint ? `<small>${esc(hint)}</small>` : ''
       }</span></label>`;
-    if (form.game === 'muggins-dominoes') return num('target', t('set.target'), 5, 1000);
-    if (form.game === 'muggins-cards') {
-      return `${num('target', t('set.target'), 1, 1000)}
-        ${select('limit', t('set.limit'), [
-          [31, '31'],
-          [21, t('set.strict21')],
-        ])}
-        ${select('hand_size', t('set.hand_size'), [
-          [5, '5'],
-          [7, t('set.deal_seven_long')],
-        ])}
-        ${check('muggins', t('set.muggins'), t('set.muggins_hint'))}
-        ${check('muggins_on_last', t('set.muggins_on_last'), t('set.muggins_on_last_hint'))}`;
+    return Object.entries(specs)
+      .map(([name, spec]) => {
+        const [label, hint] = SETTING_LABELS[name] || [name];
+        if (spec.type === 'int') return numberField(name, t(label), s[name], spec);
+        if (spec.type === 'bool') return check(name, t(label), hint ? t(hint) : '');
+        const named = CHOICE_LABELS[name] || {};
+        return select(
+          name,
+          t(label),
+          spec.choices.map((v) => [v, named[v] ? t(named[v]) : String(v)]),
+        );
+      })
+      .join('');
+  }
+
+  /** Why a number field's text will not do (in the page's language), or null. */
+  function numberProblem(el, spec) {
+    const text = el.value.trim();
+    if (el.validity?.badInput || text === '' || !Number.isFinite(Number(text))) return t('create.need_number');
+    const n = Number(text);
+    if (spec.type === 'int' && !Number.isInteger(n)) return t('create.whole_number');
+    const { min, max } = spec;
+    if (min !== undefined && max !== undefined && (n < min || n > max)) return t('create.between', { min, max });
+    if (min !== undefined && n < min) return t('create.at_least', { min });
+    if (max !== undefined && n > max) return t('create.at_most', { max });
+    return null;
+  }
+
+  /** Check the number fields that count now; say what is wrong beside each; true if all will do. */
+  function checkNumbers(f, { only = null, focus = false } = {}) {
+    const specs = numberSpecs();
+    const official = f.querySelector('[name=official]')?.checked;
+    let first = null;
+    for (const [name, spec] of Object.entries(specs)) {
+      if (only && name !== only) continue;
+      const el = f.querySelector(`input[name=${name}]`);
+      if (!el) continue;
+      const why = name === 'stake' && !official ? null : numberProblem(el, spec);
+      if (why) el.setAttribute('aria-invalid', 'true');
+      else el.removeAttribute('aria-invalid');
+      f.querySelector(`#err-${name}`).textContent = why || '';
+      if (why && !first) first = el;
     }
-    return `${select('cows', t('set.cows'), [
-      [1, '1'],
-      [2, '2'],
-      [3, '3'],
-    ])}${select('games_per_cow', t('set.games_per_cow'), [
-      [1, '1'],
-      [2, '2'],
-      [3, '3'],
-    ])}${check('real_31', t('set.real_31'), t('set.real_31_hint'))}`;
+    if (first && focus) {
+      const more = first.closest('details');
+      if (more) more.open = true;
+      first.focus();
+    }
+    return !first;
+  }
+
+  function chooseWho(i, value) {
+    // one "me": taking another seat moves you, and your old seat takes what this one had
+    const mine = form.who.indexOf('me');
+    if (value === 'me' && mine >= 0 && mine !== i) form.who[mine] = form.who[i] === 'me' ? 'open' : form.who[i];
+    form.who[i] = value;
   }
 
   function seatRows() {
@@ -327,10 +391,10 @@ function createDialog(info, game) {
       <fieldset><legend>${esc(t('create.who'))}</legend><div class="form-grid">${seatRows()}</div></fieldset>
       <details class="more"><summary>${esc(t('create.more'))}</summary>
         <div class="form-grid">
-          <label class="field"><span>${esc(t('set.turn_seconds'))}</span><input type="number" name="turn_seconds" min="5" max="600" value="${form.turn_seconds}"></label>
+          ${numberField('turn_seconds', t('set.turn_seconds'), form.turn_seconds, numberSpecs().turn_seconds)}
           ${
             form.game === 'muggins-cards'
-              ? `<label class="field"><span>${esc(t('set.muggins_wait'))}</span><input type="number" name="muggins_wait" min="0" max="30" step="0.5" value="${form.muggins_wait}"></label>
+              ? `${numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait)}
                  <label class="check"><input type="checkbox" name="practice"${form.practice ? ' checked' : ''}><span>${esc(
                    t('set.practice_long'),
                  )}<small>${esc(t('set.practice_hint'))}</small></span></label>`
@@ -342,7 +406,7 @@ function createDialog(info, game) {
           <label class="check"><input type="checkbox" name="official"${form.official ? ' checked' : ''}><span>${esc(
             t('set.official'),
           )}<small>${esc(t('set.official_hint'))}</small></span></label>
-          <label class="field"><span>${esc(t('set.stake'))}</span><input type="number" name="stake" min="1" value="${form.stake}"></label>
+          ${numberField('stake', t('set.stake'), form.stake, numberSpecs().stake)}
         </div>
       </details>
       <p class="form-error" role="alert"></p>
@@ -369,7 +433,9 @@ function createDialog(info, game) {
       const next = { ...gameInfoOf(form.game).defaults[n] };
       for (const k of Object.keys(next)) if (previous[k] !== before[k]) next[k] = previous[k];
       form.settings = next;
+      const hadMe = form.who.includes('me');
       form.who = Array.from({ length: n }, (_, i) => form.who[i] || 'greedy');
+      if (hadMe && !form.who.includes('me')) form.who[0] = 'me'; // your seat went: sit at the first
       render();
       dialog.querySelector('select[name=seats]').focus();
     };
@@ -377,23 +443,30 @@ function createDialog(info, game) {
       (s) =>
         (s.onchange = () => {
           const i = Number(s.dataset.who);
-          if (s.value === 'me') form.who = form.who.map((w, j) => (j !== i && w === 'me' ? 'open' : w));
-          form.who[i] = s.value;
+          chooseWho(i, s.value);
           render();
           dialog.querySelector(`[data-who="${i}"]`).focus();
         }),
     );
-    // keep what was typed when the form is drawn again
+    // keep what was typed when the form is drawn again (numbers as typed: checked on leaving)
+    const keepOf = (el) => (el.type === 'checkbox' ? el.checked : el.type === 'number' ? el.value : Number(el.value));
     for (const k of Object.keys(form.settings)) {
       const el = f.querySelector(`[name=${k}]`);
       if (!el) continue;
-      const keep = () => (form.settings[k] = el.type === 'checkbox' ? el.checked : Number(el.value));
+      const keep = () => (form.settings[k] = keepOf(el));
       el.addEventListener('input', keep);
       el.addEventListener('change', keep);
     }
     for (const k of ['turn_seconds', 'muggins_wait', 'stake']) {
       const el = f.querySelector(`[name=${k}]`);
-      if (el) el.addEventListener('input', () => (form[k] = Number(el.value)));
+      if (el) el.addEventListener('input', () => (form[k] = el.value));
+    }
+    for (const el of f.querySelectorAll('input[type=number]')) {
+      // a mistake is shown once the field is left, and cleared as soon as it is mended
+      el.addEventListener('change', () => checkNumbers(f, { only: el.name }));
+      el.addEventListener('input', () => {
+        if (el.getAttribute('aria-invalid')) checkNumbers(f, { only: el.name });
+      });
     }
     for (const k of ['public', 'practice', 'official']) {
       const el = f.querySelector(`[name=${k}]`);
@@ -407,6 +480,13 @@ function createDialog(info, game) {
   }
 
   async function submit(f) {
+    const error = f.querySelector('.form-error');
+    error.textContent = '';
+    if (!checkNumbers(f, { focus: true })) return;
+    if (form.who.filter((w) => w === 'me').length > 1) {
+      error.textContent = t('create.one_me');
+      return;
+    }
     const data = new FormData(f);
     const settings = {};
     for (const [k, v] of Object.entries(form.settings)) {
@@ -422,20 +502,19 @@ function createDialog(info, game) {
       game: form.game,
       seats: form.seats,
       settings,
-      turn_seconds: Number(f.querySelector('[name=turn_seconds]').value) || form.turn_seconds,
+      turn_seconds: Number(f.querySelector('[name=turn_seconds]').value),
       public: f.querySelector('[name=public]').checked,
       bots,
     };
     if (f.querySelector('[name=official]').checked) {
       // ranked: registered players only, no bots (docs/accounts.md)
       body.official = true;
-      body.stake = Number(f.querySelector('[name=stake]').value) || form.stake;
+      body.stake = Number(f.querySelector('[name=stake]').value);
     }
     if (form.game === 'muggins-cards') {
       body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
       if (f.querySelector('[name=practice]').checked) body.bot_forget = 1;
     }
-    const error = f.querySelector('.form-error');
     try {
       const table = (await api('POST', '/api/tables', body)).table;
       const mine = form.who.indexOf('me');

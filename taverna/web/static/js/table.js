@@ -6,7 +6,8 @@
 // view.legal are offered; a refused move shows the server's message.
 
 import { api, ensureSession, session } from './api.js';
-import { t } from './i18n.js';
+import { explainRefusal } from './errors.js';
+import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { esc, gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
@@ -76,8 +77,17 @@ export function mount(app, tableId) {
       maybeAutoStart();
     },
     error(msg) {
-      if (msg.code === 'offline') toast(t('net.offline_act'), 'error');
-      else toast(t('table.refused', { message: msg.message }), 'error', 7000);
+      if (msg.code === 'offline') {
+        toast(t('net.offline_act'), 'error');
+        return;
+      }
+      // in our words; a refusal that only means the table moved on first is no alarm
+      const { text, kind } = explainRefusal(msg, {
+        me: S.seat,
+        seat: (s) => plainName(S.table, s),
+        thing: (x) => game()?.thingLabel?.(x) ?? x,
+      });
+      toast(text, kind === 'race' ? 'info' : 'error', 7000);
     },
     status(s) {
       setNet(s);
@@ -195,10 +205,10 @@ export function mount(app, tableId) {
         </div>
         <div class="table-tools">
           ${seated ? '' : `<span class="badge watching">${esc(t('table.watching'))}</span>`}
-          <button class="btn ghost small" data-invite data-key="invite">${esc(t('table.invite'))}</button>
+          <button class="btn ghost small" data-invite data-key="invite">${wideNarrow('table.invite')}</button>
           ${
             seated && x.status === 'playing'
-              ? `<button class="btn ghost small" data-leave data-key="leave">${esc(t('table.leave'))}</button>`
+              ? `<button class="btn ghost small" data-leave data-key="leave">${wideNarrow('table.leave')}</button>`
               : ''
           }
         </div>
@@ -207,6 +217,11 @@ export function mount(app, tableId) {
       ${S.view?.over && !S.overShown ? gameOver() : ''}
     </div>`;
     bind();
+  }
+
+  /** A label and its short form for a phone's narrow head (CSS shows one of them). */
+  function wideNarrow(key) {
+    return `<span class="wide">${esc(t(key))}</span><span class="narrow">${esc(t(`${key}_short`))}</span>`;
   }
 
   function seatingArea() {
@@ -446,7 +461,7 @@ export function mount(app, tableId) {
     box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * left) / total)}%`;
     box.classList.toggle('low', left < Math.min(10, total / 3));
     box.classList.toggle('mine', v.turn === S.seat);
-    box.setAttribute('aria-label', t('table.time_left', { n: secs }));
+    box.setAttribute('aria-label', tn('table.time_left', secs));
   }
   timerHandle = setInterval(tick, 250);
 

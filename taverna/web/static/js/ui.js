@@ -1,6 +1,6 @@
 // Small helpers shared by the pages: escaping, toasts, names, game titles.
 
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 export function esc(value) {
   return String(value ?? '')
@@ -74,8 +74,8 @@ export function settingsSummary(game, settings, options = {}) {
     if (settings.muggins_on_last) out.push(t('set.muggins_on_last'));
   }
   if (game === 'mus') {
-    out.push(t('set.cows_n', { n: settings.cows }));
-    out.push(t('set.games_per_cow_n', { n: settings.games_per_cow }));
+    out.push(tn('set.cows_n', settings.cows));
+    out.push(tn('set.games_per_cow_n', settings.games_per_cow));
     if (settings.real_31) out.push(t('set.real_31'));
   }
   if (options.turn_seconds) out.push(t('set.seconds_n', { n: options.turn_seconds }));

@@ -2,7 +2,7 @@
 // the limit, the stock, go, a Claim button after your scoring play and a
 // Muggins! button for everyone else while a score is unclaimed (view.pending).
 
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
 import { esc } from '../ui.js';
 
@@ -57,6 +57,9 @@ function credit(c, seat, points, why) {
 
 const cards = {
   game: 'muggins-cards',
+
+  /** A card or tile in notation, in words (messages about it). */
+  thingLabel: cardLabel,
 
   learn(e, c) {
     const n = c.notes;
@@ -128,7 +131,7 @@ const cards = {
           )} <span class="plus">+${e.credit}</span>`,
         };
       case 'lost':
-        return { kind: 'lost', html: esc(t('cards.log.lost', { name: c.name(e.seat), n: e.points })) };
+        return { kind: 'lost', html: esc(tn('cards.log.lost', e.points, { name: c.name(e.seat) })) };
       case 'pile_closed': {
         let text;
         if (e.reason === 'limit') text = t('cards.log.closed_limit', { total: e.total, name: c.name(e.seat) });
@@ -167,8 +170,8 @@ const cards = {
         ].join('');
         return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
           <div class="plate-name">${esc(c.label(s))} ${tags}</div>
-          <div class="plate-cards fan" aria-label="${esc(t('cards.cards_n', { n }))}">${fan}</div>
-          <div class="plate-score">${esc(t('cards.points_n', { n: v.scores[s] }))}</div>
+          <div class="plate-cards fan" aria-label="${esc(tn('cards.cards_n', n))}">${fan}</div>
+          <div class="plate-score">${esc(tn('cards.points_n', v.scores[s]))}</div>
         </div>`;
       })
       .join('');
@@ -185,7 +188,7 @@ const cards = {
     const fives = v.total > 0 && v.total % 5 === 0;
     return `<div class="plates">${plates}</div>
       <div class="cards-center">
-        <div class="stock" aria-label="${esc(t('cards.stock_n', { n: v.stock }))}">
+        <div class="stock" aria-label="${esc(tn('cards.stock_n', v.stock))}">
           <span class="stock-card">${v.stock ? cardBack() : ''}</span>
           <span>${esc(t('cards.stock'))} <b>${v.stock}</b></span>
         </div>
@@ -247,7 +250,7 @@ const cards = {
     else if (myTurn) hint = t('cards.hint_play', { limit: v.limit });
     return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${esc(c.label(c.me))}${v.dealer === c.me ? ` <span class="tag dealer">${esc(t('cards.dealer_short'))}</span>` : ''}</span>
-        <span class="plate-score">${esc(t('cards.points_n', { n: v.scores[c.me] }))}</span>
+        <span class="plate-score">${esc(tn('cards.points_n', v.scores[c.me]))}</span>
       </div>
       <div class="hand cards-hand" role="group" aria-label="${esc(t('cards.your_cards'))}">${cardsHtml}</div>
       <div class="actions">${buttons.join('')}</div>
@@ -295,7 +298,7 @@ const cards = {
       })
       .join('')}</ul>
       <p class="muted small">${esc(t('set.target_n', { n: v.target }))} · ${esc(t('cards.round_n', { n: v.round + 1 }))}</p>
-      ${roundList(c, c.notes.round, t('cards.this_round'))}`;
+      ${roundList(c, c.notes.round, t('cards.this_round'), { newestFirst: true })}`;
   },
 
   summaryKey(c) {
@@ -338,17 +341,20 @@ function why(c, [key, params]) {
   return t(key, 'from' in params ? { ...params, name: c.name(params.from) } : params);
 }
 
-function roundList(c, round, title) {
+/** The credits of a round. While it is played the newest comes first, so it is the one in
+ * sight (the list scrolls, and is drawn again on every move); the summary tells it in order. */
+function roundList(c, round, title, { newestFirst = false } = {}) {
   if (!round || !round.items.length) return '';
-  return `<details class="credits" open><summary>${esc(title)}</summary><ol>${round.items
-    .slice(-40)
-    .map(
-      (it) =>
-        `<li><b>${esc(c.name(it.seat))}</b> ${it.points ? `<span class="plus">+${it.points}</span>` : ''} <span class="muted">${esc(
-          why(c, it.why),
-        )}</span></li>`,
-    )
-    .join('')}</ol></details>`;
+  const items = round.items.slice(-40).map(
+    (it, i, all) =>
+      `<li${i === all.length - 1 ? ' class="newest"' : ''}><b>${esc(c.name(it.seat))}</b> ${
+        it.points ? `<span class="plus">+${it.points}</span>` : ''
+      } <span class="muted">${esc(why(c, it.why))}</span></li>`,
+  );
+  if (newestFirst) items.reverse();
+  return `<details class="credits" open><summary>${esc(title)}</summary><ol${
+    newestFirst ? ' class="newest-first"' : ''
+  }>${items.join('')}</ol></details>`;
 }
 
 export default cards;

@@ -2,7 +2,7 @@
 // wrapping to fit; your tiles placed by click or drag on the end you mean;
 // boneyard, the count of the ends, and the paper score sheet.
 
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { domino, dominoBack, scoreSheet } from '../svg.js';
 import { esc } from '../ui.js';
 
@@ -31,6 +31,9 @@ function seatsInOrder(c) {
 
 const dominoes = {
   game: 'muggins-dominoes',
+
+  /** A card or tile in notation, in words (messages about it). */
+  thingLabel: tileLabel,
 
   learn(e, c) {
     if (e.type === 'play') c.notes.last = { tile: e.tile, seat: e.seat };
@@ -97,8 +100,8 @@ const dominoes = {
           : Array.from({ length: n }, () => `<span class="tile-small">${dominoBack()}</span>`).join('');
         return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
           <div class="plate-name">${esc(c.label(s))}${v.opener === s ? ` <span class="tag">${esc(t('dom.opener'))}</span>` : ''}</div>
-          <div class="plate-tiles" aria-label="${esc(t('dom.tiles_n', { n }))}">${tiles}</div>
-          <div class="plate-score">${esc(t('dom.points_n', { n: v.scores[s] }))}</div>
+          <div class="plate-tiles" aria-label="${esc(tn('dom.tiles_n', n))}">${tiles}</div>
+          <div class="plate-score">${esc(tn('dom.points_n', v.scores[s]))}</div>
         </div>`;
       })
       .join('');
@@ -140,7 +143,7 @@ const dominoes = {
     const scoring = count > 0 && count % 5 === 0;
     return `<div class="plates">${plates}</div>
       <div class="line-info">
-        <span class="boneyard" aria-label="${esc(t('dom.boneyard_n', { n: v.boneyard }))}">
+        <span class="boneyard" aria-label="${esc(tn('dom.boneyard_n', v.boneyard))}">
           <span class="bone-stack" aria-hidden="true">${dominoBack({ vertical: false })}</span>
           <span>${esc(t('dom.boneyard'))} <b>${v.boneyard}</b></span></span>
         <span class="count${scoring ? ' scoring' : ''}">${esc(t('dom.count'))}
@@ -192,7 +195,7 @@ const dominoes = {
     else if (mine && legal('draw')) hint = t('dom.hint_draw');
     return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${esc(c.label(c.me))}</span>
-        <span class="plate-score">${esc(t('dom.points_n', { n: v.scores[c.me] }))}</span>
+        <span class="plate-score">${esc(tn('dom.points_n', v.scores[c.me]))}</span>
       </div>
       <div class="hand" role="group" aria-label="${esc(t('dom.your_tiles'))}">${tiles}</div>
       <div class="actions">${buttons.join('')}</div>
@@ -288,7 +291,7 @@ const dominoes = {
           <div class="score-row"><span class="score-name">${esc(c.label(s))}</span>
             <span class="score-num">${v.scores[s]}</span></div>
           <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div>
-          <div class="paper">${scoreSheet(v.scores[s], t('dom.sheet_label', { name: c.name(s), n: v.scores[s] }))}</div>
+          <div class="paper">${scoreSheet(v.scores[s], tn('dom.sheet_label', v.scores[s], { name: c.name(s) }))}</div>
         </li>`;
       })
       .join('')}</ul>
@@ -333,7 +336,7 @@ const dominoes = {
     return `<ol class="final">${order
       .map(
         (s) => `<li${s === v.winner ? ' class="winner"' : ''}><span>${esc(c.name(s))}</span><b>${v.scores[s]}</b>
-          <span class="paper">${scoreSheet(v.scores[s], t('dom.sheet_label', { name: c.name(s), n: v.scores[s] }))}</span></li>`,
+          <span class="paper">${scoreSheet(v.scores[s], tn('dom.sheet_label', v.scores[s], { name: c.name(s) }))}</span></li>`,
       )
       .join('')}</ol>`;
   },

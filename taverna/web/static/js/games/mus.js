@@ -3,7 +3,7 @@
 // Paso, Envido with an amount, Órdago, Quiero, No quiero; the showdown with each
 // lance's result; stones as amarracos (fives) and stones, games and cows.
 
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
 import { esc } from '../ui.js';
 
@@ -82,6 +82,9 @@ function around(c) {
 
 const mus = {
   game: 'mus',
+
+  /** A card or tile in notation, in words (messages about it). */
+  thingLabel: cardLabel,
 
   /** An action in the game's own words (replays). */
   describe(a) {
@@ -245,7 +248,7 @@ const mus = {
     let center;
     if (v.phase === 'mus' || v.phase === 'discard') {
       center = `<div class="mus-phase"><b>${esc(v.phase === 'mus' ? t('mus.phase_mus') : t('mus.phase_discard'))}</b>
-        <span class="muted">${esc(t('mus.round_n', { n: v.mus_round + 1 }))} · ${esc(t('mus.deck_n', { n: v.deck }))}</span></div>`;
+        <span class="muted">${esc(t('mus.round_n', { n: v.mus_round + 1 }))} · ${esc(tn('mus.deck_n', v.deck))}</span></div>`;
     } else {
       center = `<div class="bets">${
         v.phase === 'answer'
@@ -370,7 +373,7 @@ const mus = {
         <div class="score-row"><span class="score-name">${esc(pairName(c, team))}${
           c.me !== null && pairOf(c.me) === team ? ` <span class="tag">${esc(t('mus.us'))}</span>` : ''
         }</span><span class="score-num">${v.stones[team]}<small>/40</small></span></div>
-        <div class="stones-row">${stones(v.stones[team], t('mus.stones_label', { n: v.stones[team], a: Math.floor(v.stones[team] / 5), s: v.stones[team] % 5 }))}</div>
+        <div class="stones-row">${stones(v.stones[team], stonesLabel(v.stones[team]))}</div>
         <div class="games-cows">
           <span>${esc(t('mus.games'))} <b>${v.games[team]}</b>/${s.games_per_cow}</span>
           <span>${esc(t('mus.cows'))} <b>${v.cows[team]}</b>/${s.cows}</span>
@@ -446,6 +449,15 @@ function v_points(h, s) {
   if (h.points) bits.push(t('mus.points_n', { n: h.points[s] }));
   if (h.pares && h.pares[s]) bits.push(t(`mus.pares_kind.${h.pares[s]}`));
   return bits.length ? `<span class="muted small">${esc(bits.join(' · '))}</span>` : '';
+}
+
+/** "7 stones: 1 amarraco and 2 stones", in the language of the moment. */
+function stonesLabel(n) {
+  return t('mus.stones_label', {
+    total: tn('mus.stones_n', n),
+    amarracos: tn('mus.amarracos_n', Math.floor(n / 5)),
+    stones: tn('mus.stones_n', n % 5),
+  });
 }
 
 /** What a seat said last in this phase, in the language of the moment. */

@@ -1,0 +1,91 @@
+"""What the HTTP API answers when it refuses a request.
+
+Every error body has the English ``detail``, a stable ``code`` that a client
+can translate, and the facts the translation needs in ``params``::
+
+    409 {"detail": "the username 'Ana' is taken: choose another",
+         "code": "name_taken", "params": {"name": "Ana"}}
+
+A refusal with a code of its own is a :class:`Refused`; any other HTTP error
+gets a code from its status (``invalid`` for 422, ``not_found`` for 404, …).
+The codes are listed in ``docs/protocol.md`` (Errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+BY_STATUS = {
+    400: "bad_request",
+    401: "no_session",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    422: "invalid",
+    429: "too_many",
+}
+
+
+class Refused(HTTPException):
+    """An HTTP refusal with its own ``code`` and ``params``.
+
+    >>> e = Refused(409, "seat_taken", "seat 1 is taken", seat=1)
+    >>> e.status_code, e.code, e.params
+    (409, 'seat_taken', {'seat': 1})
+    """
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        headers: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(status, detail, dict(headers) if headers else None)
+        self.code = code
+        self.params = params
+
+
+def answer(
+    status: int,
+    code: str,
+    detail: str,
+    params: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    body = {"detail": detail, "code": code, "params": dict(params or {}), **extra}
+    return JSONResponse(body, status_code=status, headers=dict(headers) if headers else None)
+
+
+async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    code = getattr(exc, "code", None) or BY_STATUS.get(exc.status_code, "error")
+    return answer(exc.status_code, code, str(exc.detail), getattr(exc, "params", None), exc.headers)
+
+
+async def coded(request: Request, exc: Exception, status: int) -> JSONResponse:
+    """A lower layer's exception with an optional ``code`` and ``params`` (the store's)."""
+    code = getattr(exc, "code", None) or BY_STATUS.get(status, "error")
+    return answer(status, code, str(exc), getattr(exc, "params", None))
+
+
+async def invalid(request: Request, exc: Exception) -> JSONResponse:
+    """Validation errors: one readable sentence per problem, naming the field."""
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    fields = []
+    for err in exc.errors():
+        where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query"))
+        problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+        if where:
+            fields.append(where)
+    return answer(422, "invalid", "; ".join(problems), {"fields": fields})
