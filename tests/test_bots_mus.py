@@ -228,6 +228,35 @@ def test_standing_counts_games_and_the_chance_of_the_current_one() -> None:
     assert mus_bots.standing(state)[0] > 1.9
 
 
+def test_standing_counts_a_won_match_once_and_rewards_are_linear() -> None:
+    state = Mus.new(4, seed=1, settings={"games_per_cow": 1})
+    before = mus_bots.standing(state)
+    state.stones = [41, 30]
+    state.games, state.cows, state.over, state.winner = [1, 0], [1, 0], True, 0
+    assert mus_bots.standing(state)[:2] == [1.0, 0.0]  # the last cow's games count once
+    gain = 1.0 - before[0]
+    assert mus_bots.reward(state, before)[0] == pytest.approx(2 * gain)
+    assert mus_bots.reward(state, before)[1] == pytest.approx(-2 * gain)
+
+
+def test_expert_keeps_the_greedy_choice_unless_the_search_clearly_beats_it() -> None:
+    states = [_table("12o 12c 3e 3b", mano=1, seat=0), _table("4o 5c 6e 7b", mano=1, seat=0)]
+    play(states[0], "1 no_mus")
+    play(states[1], "1 no_mus")
+    for state in states:
+        greedy = _choice(state, "greedy")
+        assert _choice(state, "expert", iterations=200, margin=1e9) == greedy
+
+
+def test_expert_search_offers_an_ordago_only_late() -> None:
+    state = _table("12o 12c 3e 3b", mano=1, seat=0)
+    play(state, "1 no_mus")
+    early = {a.to_json()["type"] for a in mus_bots.search_actions(state, state.turn)}
+    state.stones = [31, 12]
+    late = {a.to_json()["type"] for a in mus_bots.search_actions(state, state.turn)}
+    assert "ordago" not in early and "ordago" in late
+
+
 def test_expert_answers_sensibly_with_a_small_budget() -> None:
     # a near-certain Grande facing a bet: the search does not refuse it
     state = _table("12o 12c 3e 3b", mano=1, seat=0)

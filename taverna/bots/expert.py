@@ -39,7 +39,8 @@ class ExpertBot(Bot):
     Options: ``iterations`` (default 1200; Mus 3000), ``seconds`` (default 0.8,
     a cap per decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3),
     ``paired`` (compare the root's actions on common random numbers instead of
-    growing a tree; default on for the games in ``heuristics.PAIRED``: Mus).
+    growing a tree; default on for the games in ``heuristics.PAIRED``: Mus), ``margin``
+    (how many standard errors a paired search needs to leave its anchor, default 2).
     """
 
     name = "expert"
@@ -54,6 +55,7 @@ class ExpertBot(Bot):
         self.paired = bool(options.get("paired", game.game in heuristics.PAIRED))
         default_c = heuristics.EXPLORATION.get(game.game, 0.7)
         self.exploration = float(options.get("exploration", default_c))
+        self.margin = float(options.get("margin", heuristics.MARGIN.get(game.game, 2.0)))
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
@@ -73,7 +75,7 @@ class ExpertBot(Bot):
         deadline = time.perf_counter() + self.seconds
         sample = heuristics.sampler(self, view)
         if self.paired:
-            return self._paired(legal, sample, deadline)
+            return self._paired(view, legal, sample, deadline)
         for i in range(self.iterations):
             self._iterate(root, sample())
             if i & 31 == 31 and time.perf_counter() > deadline:
@@ -85,39 +87,73 @@ class ExpertBot(Bot):
         )
         return ranked[-1][2] if ranked else rng.choice(legal)
 
-    def _paired(self, legal: list[Action], sample: Callable[[], State], deadline: float) -> Action:
+    def _paired(
+        self, view: View, legal: list[Action], sample: Callable[[], State], deadline: float
+    ) -> Action:
         """The root's actions compared on common random numbers.
 
         Each sample is played out after every one of the root's actions, each
-        time with the same rollout seed, and the action with the best total
-        wins: the luck of the deal, which dwarfs the difference between two
-        bets in Mus, cancels out of the comparison. This is the tree cut to
-        its root, every child expanded on every determinization.
+        time with the same rollout seed: the luck of the deal, which dwarfs
+        the difference between two bets in Mus, cancels out of the
+        comparison. This is the tree cut to its root, every child expanded
+        on every determinization.
+
+        When the game names an *anchor* (Mus: the greedy policy's choice),
+        the search keeps it unless another action beats it by more than
+        ``margin`` standard errors of the paired difference: picking the best
+        of several noisy estimates would otherwise depart from a sound
+        choice on noise alone (the winner's curse). Among the actions that
+        do, the one with the best lower bound (mean gain less ``margin``
+        standard errors) is taken, so a high-variance action needs a
+        larger mean gain than a steady one.
         """
         rng = self.rng
         me = self.seat
         allowed = set(legal)
+        base = heuristics.anchor(self, view, legal)
         actions: list[Action] = []
         totals: list[float] = []
-        done = 0
+        squares: list[float] = []
+        done = n = 0
         while done < self.iterations:
             state = sample()
             if not actions:
                 actions = [a for a in heuristics.search_actions(state, me) if a in allowed]
                 actions = actions or legal
+                if base is not None and base not in actions:
+                    actions.append(base)
                 totals = [0.0] * len(actions)
+                squares = [0.0] * len(actions)
             hand = state.hand_no
             before = heuristics.standing(state)
             seed = rng.getrandbits(64)
+            values = []
             for j, a in enumerate(actions):
                 s = state.clone() if j + 1 < len(actions) else state
                 s.apply(a)
                 self._rollout(s, random.Random(seed), hand)
-                totals[j] += heuristics.rewards(s, before)[me]
+                values.append(heuristics.rewards(s, before)[me])
+            ref = values[actions.index(base)] if base is not None else 0.0
+            for j, v in enumerate(values):
+                totals[j] += v - ref
+                squares[j] += (v - ref) ** 2
+            n += 1
             done += len(actions)
             if time.perf_counter() > deadline:
                 break
-        return actions[max(range(len(actions)), key=totals.__getitem__)]
+        if base is None:
+            return actions[max(range(len(actions)), key=totals.__getitem__)]
+        # each action's paired gain over the anchor, less ``margin`` standard errors: a
+        # risky action (an órdago that is rarely but ruinously accepted) needs a clear gain
+        k = self.margin
+        best, best_bound = actions.index(base), 0.0
+        for j in range(len(actions)):
+            mean = totals[j] / n
+            var = max(0.0, squares[j] / n - mean * mean)
+            bound = mean - k * math.sqrt(var / max(n - 1, 1))
+            if bound > best_bound:
+                best, best_bound = j, bound
+        return actions[best]
 
     @staticmethod
     def _rollout(state: State, rng: random.Random, hand: int) -> None:

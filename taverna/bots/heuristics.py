@@ -68,7 +68,7 @@ def rollout_step(state: State, rng: random.Random) -> None:
 
 def register(game: str, **fns: Any) -> None:
     """Register a game's functions: greedy=, optional=, slip=, rollout=, standing=, actor=,
-    search_actions=, sampler=, chosen=, branches=, segment=."""
+    search_actions=, sampler=, chosen=, branches=, segment=, reward=, anchor=."""
     tables: dict[str, dict[str, Any]] = {
         "greedy": GREEDY,
         "optional": OPTIONAL,
@@ -81,6 +81,8 @@ def register(game: str, **fns: Any) -> None:
         "chosen": CHOSEN,
         "branches": BRANCHES,
         "segment": SEGMENT,
+        "reward": REWARD,
+        "anchor": ANCHOR,
     }
     for kind, fn in fns.items():
         tables[kind][game] = fn
@@ -174,6 +176,9 @@ EXPLORATION: dict[str, float] = {}
 #: games whose expert compares its root actions on common random numbers (see ExpertBot)
 PAIRED: set[str] = set()
 
+#: standard errors by which a paired search's best action must beat the game's anchor
+MARGIN: dict[str, float] = {}
+
 #: search iterations per decision per game (default 1200); the expert's ``iterations`` overrides
 ITERATIONS: dict[str, int] = {}
 
@@ -184,8 +189,26 @@ DEPTH: dict[str, int] = {}
 SCALE: dict[str, float] = {"muggins-dominoes": 25.0}
 
 
+RewardFn = Callable[[State, list[float]], list[float]]
+AnchorFn = Callable[["Bot", View, list[Action]], Action | None]
+REWARD: dict[str, RewardFn] = {}
+ANCHOR: dict[str, AnchorFn] = {}
+
+
+def anchor(bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    """The action a paired search keeps unless another one is clearly better (or None)."""
+    fn = ANCHOR.get(bot.game.game)
+    return fn(bot, view, legal) if fn is not None else None
+
+
 def rewards(state: State, before: list[float]) -> list[float]:
-    """Per seat in [-1, 1]: own gain against the best opponent's, a won game counts fully."""
+    """Per seat in [-1, 1]: own gain against the best opponent's, a won game counts fully.
+
+    A game may define its own (``reward=``), e.g. linear in its standing.
+    """
+    fn = REWARD.get(state.game)
+    if fn is not None:
+        return fn(state, before)
     after = standing(state)
     n = len(after)
     if state.over and state.winner is not None:

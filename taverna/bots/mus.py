@@ -574,35 +574,68 @@ def rollout(state: State, rng: random.Random) -> None:
 def standing(state: State) -> list[float]:
     """Each seat's pair's expected games won: games so far plus the current game's chance.
 
-    The change over a rollout is what the search maximises, so stones count
-    by what they do to the chance of winning the game (a stone at 38 is
-    worth more than one at 2) and an órdago is worth a whole game.
+    The change over a rollout is what the search maximises (:func:`reward`),
+    so stones count by what they do to the chance of winning the game (a
+    stone at 38 is worth more than one at 2) and an órdago is worth a whole
+    game.
     """
     assert isinstance(state, Mus)
-    t = strength()
     per_cow = state.games_per_cow
-    s0, s1 = state.stones
-    w0 = t.win(s0, s1)
-    team = [
-        state.cows[0] * per_cow + state.games[0] + w0,
-        state.cows[1] * per_cow + state.games[1] + 1 - w0,
-    ]
+    won = [state.cows[0] * per_cow + state.games[0], state.cows[1] * per_cow + state.games[1]]
+    if state.over:
+        # the match's last cow is in ``cows`` and its games are still in ``games``
+        assert state.winner is not None
+        won[state.winner] -= per_cow
+        team = [float(won[0]), float(won[1])]
+    else:
+        w0 = strength().win(state.stones[0], state.stones[1])
+        team = [won[0] + w0, won[1] + 1 - w0]
     return [team[s & 1] for s in range(state.seats)]
+
+
+def reward(state: State, before: list[float]) -> list[float]:
+    """Per seat: its pair's gain in expected games minus the other pair's (linear).
+
+    Linear, and the same whether or not the hand ended the match: the
+    generic reward (a tanh of the gain, a flat ±1 for a match won or lost)
+    overrated ending the match when ahead (an órdago on 38-30 won +1
+    whatever it risked) and underrated it when behind.
+    """
+    after = standing(state)
+    g0 = (after[0] - before[0]) - (after[1] - before[1])
+    return [g0 if s & 1 == 0 else -g0 for s in range(state.seats)]
+
+
+def anchor(bot: Any, view: View, legal: list[Action]) -> Action:
+    """The greedy policy's choice: the expert keeps it unless its search clearly beats it."""
+    return greedy(bot, view, legal)
 
 
 #: the bets the search tries (the engine's menu is 2..5 and órdago)
 SEARCH_BETS = (2, 4)
 
 
+#: the search offers an órdago of its own only once a pair has this many stones (or when
+#: the game is nearly lost): early on it risks a game the expert's edge would likely win for
+#: the stone a refusal brings (the greedy choice stays on the menu as the anchor)
+ORDAGO_FROM = 30
+
+
 def search_actions(state: State, seat: int) -> list[Action]:
-    """A smaller menu: bets of 2 and 4, raise 2; the five best discards by keep value."""
+    """A smaller menu: bets of 2 and 4, raise 2, órdago late; the five best discards."""
     assert isinstance(state, Mus)
     acts = state.legal_actions(seat)
     phase = state.phase
-    if phase == SPEAK:
-        return [a for a in acts if a.code != BET or a.amount in SEARCH_BETS]  # type: ignore[attr-defined]
-    if phase == ANSWER:
-        return [a for a in acts if a.code != RAISE or a.amount == 2]  # type: ignore[attr-defined]
+    if phase in (SPEAK, ANSWER):
+        us, them = state.stones[seat & 1], state.stones[1 - (seat & 1)]
+        late = max(us, them) >= ORDAGO_FROM or desperate(strength(), us, them, PARAMS)
+        keep = SEARCH_BETS if phase == SPEAK else (2,)
+        return [
+            a
+            for a in acts
+            if (a.code not in (BET, RAISE) or a.amount in keep)  # type: ignore[attr-defined]
+            and (a.code != ORDAGO or late)  # type: ignore[attr-defined]
+        ]
     if phase == DISCARD:
         t = strength()
         pos = (seat - state.mano) % 4
@@ -766,6 +799,8 @@ heuristics.register(
     chosen=lambda bot, view, action: _memory(bot).opened(view, action),
     branches=branches,
     segment=segment,
+    reward=reward,
+    anchor=anchor,
 )
 heuristics.SCALE["mus"] = 1.0
 heuristics.EXPLORATION["mus"] = 0.3
