@@ -16,11 +16,13 @@ from taverna.games import GAMES, get_game
 from taverna.simulate import Plan, bradley_terry, entry_of_side, wilson
 
 FAST = {"iterations": 60, "seconds": 0.5}
+#: no wall-clock caps: the same seed gives the same decision however loaded the machine
+UNTIMED = {"iterations": 60, "seconds": 600, "pool_seconds": 600}
 
 
-def _bots(cls, names, seed=0):
+def _bots(cls, names, seed=0, expert=FAST):
     return [
-        make_bot(n, cls, s, seed=seed + s, **(FAST if n == "expert" else {}))
+        make_bot(n, cls, s, seed=seed + s, **(expert if n == "expert" else {}))
         for s, n in enumerate(names)
     ]
 
@@ -55,7 +57,7 @@ def test_no_bot_peeks(game: str, level: str) -> None:
     assert hidden(other) != hidden(state)  # ... but a different hidden state
     decisions = []
     for s in (state, other):
-        bots = _bots(cls, [level] * cls.min_seats, seed=77)
+        bots = _bots(cls, [level] * cls.min_seats, seed=77, expert=UNTIMED)
         decisions.append(decide(s, bots))
     assert decisions[0] == decisions[1]
 

@@ -757,7 +757,7 @@ def sampler(bot: Any, view: View) -> Callable[[], State]:
         return lambda: sample(view, rng)
     pool: list[Mus] = []
     weights: list[float] = []
-    stop = time.perf_counter() + POOL_SECONDS
+    stop = time.perf_counter() + float(bot.options.get("pool_seconds", POOL_SECONDS))
     while len(pool) < POOL and (len(pool) < 8 or time.perf_counter() < stop):
         s = sample(view, rng)
         assert isinstance(s, Mus)
