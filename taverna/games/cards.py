@@ -210,10 +210,27 @@ _PLAY = [
     for s in range(4)
 ]
 _GO = [CardAction(s, "go") for s in range(4)]
-#: _ORDER[n][first]: every seat of n, starting at first
-_ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
 _CLAIM = [CardAction(s, "claim") for s in range(4)]
 _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
+#: _PLAIN[s][c + 1], _CLAIMING[s][c + 1]: seat s plays card c without or with a
+#: claim, found by the bit length of the card's bit (index 0 is never used)
+_PLAIN = [(_PLAY[s][0][0], *(p[0] for p in _PLAY[s])) for s in range(4)]
+_CLAIMING = [(_PLAY[s][0][1], *(p[1] for p in _PLAY[s])) for s in range(4)]
+#: _SEATS[n]: the seats of an n-seat table
+_SEATS = {n: tuple(range(n)) for n in (2, 3, 4)}
+#: _ORDER[n][first]: every seat of n, starting at first
+_ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
+#: _WINDOW[n][first][owner]: while seat owner's score waits, every seat's claim or
+#: Muggins! call, in turn order from first (RULES.md §2 muggins rule)
+_WINDOW = {
+    n: tuple(
+        tuple(tuple(_CLAIM[j] if j == owner else _MUGGINS[j] for j in order) for owner in range(n))
+        for order in _ORDER[n]
+    )
+    for n in (2, 3, 4)
+}
+#: a new deck in id order, copied for each shuffle
+_DECK = list(range(N_CARDS))
 
 
 # ------------------------------------------------------------------ deals
@@ -500,28 +517,38 @@ class Cards(State):
 
         Tied seats draw again among themselves; suits never matter.
         """
-        candidates = list(range(self.seats))
+        candidates: Sequence[int] = _SEATS[self.seats]
         randrange = rng.randrange
-        while len(candidates) > 1:
-            drawn: list[int] = []  # distinct cards from one deck
-            while len(drawn) < len(candidates):
+        while True:
+            drawn: list[int] = []  # distinct cards from one deck, one per candidate
+            top = -1
+            tied: list[int] = []
+            for s in candidates:
                 c = randrange(N_CARDS)
-                if c not in drawn:
-                    drawn.append(c)
-            best = max(drawn) // 4
-            candidates = [s for s, c in zip(candidates, drawn, strict=True) if c // 4 == best]
-        return candidates[0]
+                while c in drawn:
+                    c = randrange(N_CARDS)
+                drawn.append(c)
+                rank = c >> 2
+                if rank > top:
+                    top = rank
+                    tied = [s]
+                elif rank == top:
+                    tied.append(s)
+            if len(tied) == 1:
+                return tied[0]
+            candidates = tied
 
     def _random_deal(self, rng: random.Random, dealer: int) -> CardDeal:
         # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
         # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
         # leaves it uniformly shuffled, so it is not drawn.
-        deck = list(range(N_CARDS))
+        deck = _DECK[:]
         rng.shuffle(deck)
+        cards = tuple(deck)
         n = self.seats
         dealt = n * self.hs
-        hands = tuple(tuple(deck[(s - dealer - 1) % n : dealt : n]) for s in range(n))
-        return CardDeal(hands, tuple(deck[dealt:]), dealer)
+        hands = tuple([cards[(s - dealer - 1) % n : dealt : n] for s in range(n)])
+        return CardDeal(hands, cards[dealt:], dealer)
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
@@ -532,7 +559,8 @@ class Cards(State):
                 dealer = self._high_card_draw(self._rng)
             else:
                 dealer = (self.dealer + 1) % self.seats
-            return self._begin(self._random_deal(self._rng, dealer))
+            # a deal made here is right by construction: nothing to check
+            return self._start_round(self._random_deal(self._rng, dealer), dealer)
         self.awaiting = True
         return []
 
@@ -566,42 +594,50 @@ class Cards(State):
     def _begin(self, deal: CardDeal) -> list[Event]:
         self._check_deal(deal)
         # RULES.md §2 Deal: the deal passes to the next seat each round
-        self.dealer = (
-            deal.dealer if self.dealer < 0 and deal.dealer is not None else (self.dealer + 1)
-        ) % self.seats
+        if self.dealer < 0 and deal.dealer is not None:
+            return self._start_round(deal, deal.dealer % self.seats)
+        return self._start_round(deal, (self.dealer + 1) % self.seats)
+
+    def _start_round(self, deal: CardDeal, dealer: int) -> list[Event]:
+        """Play ``deal`` (checked, or dealt here) with ``dealer`` dealing."""
+        n = self.seats
+        k = self.hs
+        self.dealer = dealer
         self.awaiting = False
         self.hand_no += 1
-        k = self.hs
         hands = []
-        for h in deal.hands:
+        private: dict[int, JSON] = {}
+        for s, h in enumerate(deal.hands):
             m = 0
             for c in h:
                 m |= 1 << c
             hands.append(m)
+            private[s] = {"cards": [CARD_STR[c] for c in h]}
         self.hands = hands
         self.slots = [[0] * k for _ in hands]
-        self.held = k * self.seats
-        self.stock = list(reversed(deal.stock))
+        self.held = k * n
+        stock = list(deal.stock)
+        stock.reverse()  # top at the end
+        self.stock = stock
         self.pile = []
         self.discards = []
         self.total = 0
         self.last = -1
         self.gone = 0
         # RULES.md §2 Deal: the player after the dealer leads
-        self.leader = self.turn = (self.dealer + 1) % self.seats
+        leader = dealer + 1 if dealer + 1 < n else 0
+        self.leader = self.turn = leader
         if self._deals is not None:
             self._deals.append(deal)
         return [
             {
                 "type": "deal",
                 "round": self.hand_no,
-                "dealer": self.dealer,
-                "leader": self.leader,
-                "stock": len(self.stock),
-                "hand_sizes": [k] * self.seats,
-                "private": {
-                    s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(deal.hands)
-                },
+                "dealer": dealer,
+                "leader": leader,
+                "stock": len(stock),
+                "hand_sizes": [k] * n,
+                "private": private,
             }
         ]
 
@@ -634,33 +670,45 @@ class Cards(State):
             if ps < 0:
                 return []
             return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
-        out: list[Action] = []
-        if turn >= 0:
+        out: list[Action]
+        if turn < 0:
+            out = []
+        else:
             total = self.total
-            limit = self.limit
-            fits = self.hands[turn] & FIT[limit - total]
+            fits = self.hands[turn] & FIT[self.limit - total]
             if not fits:
-                out.append(_GO[turn])
+                out = [_GO[turn]]
             else:
-                plays = _PLAY[turn]
                 if not self.muggins:
                     claimable = 0
                 elif self.mol and self.held == 1 and (not self.draws or not self.stock):
                     claimable = fits  # the round's final card scores 'last', to be claimed
                 else:
-                    claimable = fits & SCORING[limit][total]
+                    claimable = fits & SCORING[self.limit][total]
+                # lowest card first, each play followed by its claiming form
+                out = []
                 append = out.append
-                while fits:
-                    low = fits & -fits
-                    fits ^= low
-                    pair = plays[low.bit_length() - 1]
-                    append(pair[0])
-                    if low & claimable:
-                        append(pair[1])
+                plays = _PLAIN[turn]
+                if claimable:
+                    claims = _CLAIMING[turn]
+                    while fits:
+                        low = fits & -fits
+                        fits ^= low
+                        b = low.bit_length()
+                        append(plays[b])
+                        if low & claimable:
+                            append(claims[b])
+                else:
+                    while fits:
+                        low = fits & -fits
+                        fits ^= low
+                        append(plays[low.bit_length()])
         if ps >= 0:
             # RULES.md §2 muggins rule: the scorer may claim, the others call
-            for j in self.to_act if seat is None else (seat,):
-                out.append(_CLAIM[j] if j == ps else _MUGGINS[j])
+            if seat is None:
+                out += _WINDOW[self.seats][turn if turn >= 0 else 0][ps]
+            else:
+                out.append(_CLAIM[seat] if seat == ps else _MUGGINS[seat])
         return out
 
     def hand_cards(self, seat: int) -> list[str]:
