@@ -1,9 +1,11 @@
 """Muggins cards (RULES.md §2) on the game protocol.
 
-The hot data are plain ints: a card is a number 0..51 (``rank * 4 + suit``,
-ranks A..K, suits S H D C), a hand is a 52-bit mask. Because the ids run in
-rank order, the cards worth at most ``g`` are exactly the ids below ``4 * g``
-(for ``g`` < 10), so "which cards fit under the limit" is one AND.
+The hot data are small ints: a card is a number 0..51 (``rank * 4 + suit``,
+ranks A..K, suits S H D C), a hand is a list of card ids kept in id order.
+Because the ids run in rank order, the cards worth at most ``g`` are exactly
+the ids below ``4 * g`` (for ``g`` < 10), so the cards that fit under the
+limit are the front of the hand. (Lists of small ints, not 52-bit masks:
+CPython allocates a new object for every operation on an int that large.)
 
     >>> s = Cards.start(2, {}, [Cards.parse_deal({
     ...     "hands": [["5S", "10H", "KD", "2C", "3C"], ["10S", "4H", "7H", "8H", "9H"]],
@@ -80,6 +82,7 @@ scores are always the sum of the credits.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
@@ -109,26 +112,28 @@ ALL_CARD_NAMES = CARD_STR
 _ID = {text: i for i, text in enumerate(CARD_STR)}
 #: card id -> value on the pile: A=1, 2–9 face, 10/J/Q/K=10
 VALUE: tuple[int, ...] = tuple(min(i // 4 + 1, 10) for i in range(N_CARDS))
-ALL_CARDS = (1 << N_CARDS) - 1
-#: FIT[g]: the cards worth at most g (g = limit - total, 0..31)
-FIT: tuple[int, ...] = tuple(ALL_CARDS if g >= 10 else (1 << 4 * g) - 1 for g in range(32))
+#: CUT[g]: the cards worth at most g (g = limit - total, 0..31) are the ids below CUT[g]
+CUT: tuple[int, ...] = tuple(N_CARDS if g >= 10 else 4 * g for g in range(32))
 
 
-def _scoring_masks(limit: int) -> tuple[int, ...]:
-    """SCORING[limit][total]: the cards that, played on ``total``, score (RULES.md §2)."""
+def _scoring_table(limit: int) -> tuple[tuple[bool, ...], ...]:
+    """SCORING[limit][total][card]: does ``card``, played on ``total``, score (RULES.md §2)."""
     out = []
     for total in range(limit + 1):
-        m = 0
+        row = []
         for c in range(N_CARDS):
             t = total + VALUE[c]
-            if t == limit or (t < limit and t % 5 == 0):
-                m |= 1 << c
-        out.append(m)
+            row.append(t == limit or (t < limit and t % 5 == 0))
+        out.append(tuple(row))
     return tuple(out)
 
 
-SCORING = {limit: _scoring_masks(limit) for limit in (21, 31)}
-
+SCORING = {limit: _scoring_table(limit) for limit in (21, 31)}
+#: POINTS[limit][total]: what a play bringing the pile to ``total`` scores (RULES.md §2)
+POINTS = {
+    limit: tuple(2 if t == limit else t if t % 5 == 0 else 0 for t in range(limit + 1))
+    for limit in (21, 31)
+}
 SETTINGS_DEFAULTS: dict[str, Any] = {
     "target": 61,
     "limit": 31,
@@ -153,14 +158,21 @@ def card_str(card: int) -> str:
     return CARD_STR[card]
 
 
-def cards_of(mask: int) -> list[int]:
-    """The card ids in a hand mask, in id order (that is, by rank)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def _bounds_after_play(bounds: tuple[int, ...], value: int, hidden: int) -> tuple[int, ...]:
+    """A seat's bounds once it played a card worth ``value`` out of ``hidden`` hidden cards.
+
+    The card came from a hidden card known to be worth at least m <= its value,
+    or from one nothing is known of; dropping the tightest such bound (bounds
+    run high to low) keeps the others true.
+    """
+    if bounds[0] <= value:
+        return bounds[1:]
+    for i, m in enumerate(bounds):
+        if m <= value:
+            return bounds[:i] + bounds[i + 1 :]
+    if len(bounds) < hidden:
+        return bounds  # a card nothing was known of
+    return bounds[:-1]
 
 
 # ------------------------------------------------------------------ actions
@@ -212,14 +224,33 @@ _PLAY = [
 _GO = [CardAction(s, "go") for s in range(4)]
 _CLAIM = [CardAction(s, "claim") for s in range(4)]
 _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
-#: _PLAIN[s][c + 1], _CLAIMING[s][c + 1]: seat s plays card c without or with a
-#: claim, found by the bit length of the card's bit (index 0 is never used)
-_PLAIN = [(_PLAY[s][0][0], *(p[0] for p in _PLAY[s])) for s in range(4)]
-_CLAIMING = [(_PLAY[s][0][1], *(p[1] for p in _PLAY[s])) for s in range(4)]
+#: _CHOICES[s][c][scores]: the ways seat s may play card c, its claiming form too
+#: when the card scores; _OPTIONS[limit][s][total][c]: those ways on that total
+_Ways = tuple[tuple[CardAction, ...], ...]  # per card id, the ways to play it
+_CHOICES: list[list[tuple[tuple[CardAction, ...], tuple[CardAction, ...]]]] = [
+    [((p[0],), p) for p in _PLAY[s]] for s in range(4)
+]
+_OPTIONS: dict[int, tuple[tuple[_Ways, ...], ...]] = {
+    limit: tuple(
+        tuple(tuple(_CHOICES[s][c][row[c]] for c in range(N_CARDS)) for row in SCORING[limit])
+        for s in range(4)
+    )
+    for limit in (21, 31)
+}
+#: at No-Muggins nothing is claimed; the round's final card may always be (it
+#: scores at least 'last', claimed with it under muggins_on_last)
+_NO_CLAIM: tuple[_Ways, ...] = tuple(
+    tuple(_CHOICES[s][c][False] for c in range(N_CARDS)) for s in range(4)
+)
+_ALL_CLAIM: tuple[_Ways, ...] = tuple(
+    tuple(_CHOICES[s][c][True] for c in range(N_CARDS)) for s in range(4)
+)
 #: _SEATS[n]: the seats of an n-seat table
 _SEATS = {n: tuple(range(n)) for n in (2, 3, 4)}
 #: _ORDER[n][first]: every seat of n, starting at first
 _ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
+#: _AFTER[n][s]: the seats after s in turn order, s itself last
+_AFTER = {n: tuple(order[1:] + order[:1] for order in _ORDER[n]) for n in (2, 3, 4)}
 #: _WINDOW[n][first][owner]: while seat owner's score waits, every seat's claim or
 #: Muggins! call, in turn order from first (RULES.md §2 muggins rule)
 _WINDOW = {
@@ -266,6 +297,7 @@ class Cards(State):
         "_pending",
         "_rng",
         "awaiting",
+        "bounds",
         "dealer",
         "discards",
         "draws",
@@ -280,14 +312,15 @@ class Cards(State):
         "limit",
         "mol",
         "muggins",
+        "options",
         "over",
         "pend",
         "pend_seat",
         "pile",
+        "points",
         "scores",
         "seats",
         "settings",
-        "slots",
         "stock",
         "target",
         "total",
@@ -347,6 +380,10 @@ class Cards(State):
         self.draws: bool = self.hs == 5
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
+        # per total, what a play reaching it scores, and each seat's ways to play each
+        # card on it (None at No-Muggins, where nothing is claimed)
+        self.points = POINTS[self.limit]
+        self.options = _OPTIONS[self.limit] if self.muggins else None
         self._pending = list(deals)
         self._pending.reverse()  # pop() takes the next one
         self._rng = rng
@@ -366,11 +403,12 @@ class Cards(State):
 
     def _reset_round(self) -> None:
         n = self.seats
-        self.hands = [0] * n
+        # per seat, the card ids held, in id order (that is, by rank)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
         self.held = 0  # cards in all hands together
-        # per seat, one entry per hidden card: the least value it is known to
-        # have (0: nothing known), highest first; learned from gos (public)
-        self.slots: list[list[int]] = [[] for _ in range(n)]
+        # per seat, the least values some of its hidden cards are known to have,
+        # highest first, learned from gos (public); its other cards are unknown
+        self.bounds: list[tuple[int, ...]] = [()] * n
         self.stock: list[int] = []  # top at the end
         self.pile: list[int] = []
         self.discards: list[int] = []  # cards of this round's closed piles
@@ -433,6 +471,8 @@ class Cards(State):
         c.draws = self.draws
         c.muggins = self.muggins
         c.mol = self.mol
+        c.points = self.points
+        c.options = self.options
         c._pending = self._pending[:]
         c._rng = self._rng
         c._log = None
@@ -446,9 +486,9 @@ class Cards(State):
         c.initial_events = []
         c.pend_seat = self.pend_seat
         c.pend = self.pend[:]
-        c.hands = self.hands[:]
+        c.hands = [h[:] for h in self.hands]
         c.held = self.held
-        c.slots = [x[:] for x in self.slots]
+        c.bounds = self.bounds[:]
         c.stock = self.stock[:]
         c.pile = self.pile[:]
         c.discards = self.discards[:]
@@ -605,16 +645,11 @@ class Cards(State):
         self.dealer = dealer
         self.awaiting = False
         self.hand_no += 1
-        hands = []
         private: dict[int, JSON] = {}
         for s, h in enumerate(deal.hands):
-            m = 0
-            for c in h:
-                m |= 1 << c
-            hands.append(m)
             private[s] = {"cards": [CARD_STR[c] for c in h]}
-        self.hands = hands
-        self.slots = [[0] * k for _ in hands]
+        self.hands = [sorted(h) for h in deal.hands]
+        self.bounds = [()] * n
         self.held = k * n
         stock = list(deal.stock)
         stock.reverse()  # top at the end
@@ -670,39 +705,32 @@ class Cards(State):
             if ps < 0:
                 return []
             return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
-        out: list[Action]
-        if turn < 0:
-            out = []
-        else:
+        out: list[Action] = []
+        if turn >= 0:
+            hand = self.hands[turn]
             total = self.total
-            fits = self.hands[turn] & FIT[self.limit - total]
-            if not fits:
-                out = [_GO[turn]]
+            # the cards that fit are the hand's lowest ids, those below the cut
+            cut = CUT[self.limit - total]
+            if not hand or hand[0] >= cut:
+                out.append(_GO[turn])
             else:
-                if not self.muggins:
-                    claimable = 0
+                options = self.options
+                ways: _Ways
+                if options is None:
+                    ways = _NO_CLAIM[turn]
                 elif self.mol and self.held == 1 and (not self.draws or not self.stock):
-                    claimable = fits  # the round's final card scores 'last', to be claimed
+                    ways = _ALL_CLAIM[turn]  # the round's final card scores 'last'
                 else:
-                    claimable = fits & SCORING[self.limit][total]
-                # lowest card first, each play followed by its claiming form
-                out = []
-                append = out.append
-                plays = _PLAIN[turn]
-                if claimable:
-                    claims = _CLAIMING[turn]
-                    while fits:
-                        low = fits & -fits
-                        fits ^= low
-                        b = low.bit_length()
-                        append(plays[b])
-                        if low & claimable:
-                            append(claims[b])
+                    ways = options[turn][total]
+                # by rank, each play followed by its claiming form when it scores
+                if cut == N_CARDS:
+                    for c in hand:
+                        out += ways[c]
                 else:
-                    while fits:
-                        low = fits & -fits
-                        fits ^= low
-                        append(plays[low.bit_length()])
+                    for c in hand:
+                        if c >= cut:
+                            break
+                        out += ways[c]
         if ps >= 0:
             # RULES.md §2 muggins rule: the scorer may claim, the others call
             if seat is None:
@@ -713,14 +741,12 @@ class Cards(State):
 
     def hand_cards(self, seat: int) -> list[str]:
         """A seat's cards in notation, by rank."""
-        return [CARD_STR[c] for c in cards_of(self.hands[seat])]
+        return [CARD_STR[c] for c in self.hands[seat]]
 
     def _next_active(self, s: int) -> int:
         """The first seat after ``s`` holding cards (``s`` itself last); -1 if none."""
-        n = self.seats
         hands = self.hands
-        for i in range(1, n + 1):
-            j = (s + i) % n
+        for j in _AFTER[self.seats][s]:
             if hands[j]:
                 return j
         return -1
@@ -750,11 +776,12 @@ class Cards(State):
             raise IllegalAction(f"seat {s} cannot {verb}: the next round has not been dealt")
         raise IllegalAction(f"seat {s} cannot {verb}: it is seat {self.turn}'s turn")
 
-    def _close_window(self, events: list[Event]) -> None:
-        # RULES.md §2 muggins rule: the next play or go closes the window
-        events.append({"type": "lost", "seat": self.pend_seat, "points": sum(self.pend)})
+    def _close_window(self) -> Event:
+        """RULES.md §2 muggins rule: the next play or go closes the window; its event."""
+        lost = {"type": "lost", "seat": self.pend_seat, "points": sum(self.pend)}
         self.pend_seat = -1
         self.pend = []
+        return lost
 
     def _win(self, s: int, events: list[Event]) -> None:
         # RULES.md §2 Winning: the first credit that reaches the target wins at once
@@ -765,24 +792,10 @@ class Cards(State):
         self.pend = []
         events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
 
-    def _draw(self, s: int, events: list[Event]) -> None:
-        c = self.stock.pop()
-        self.hands[s] |= 1 << c
-        self.held += 1
-        self.slots[s].append(0)
-        events.append(
-            {
-                "type": "draw",
-                "seat": s,
-                "stock": len(self.stock),
-                "private": {s: {"card": CARD_STR[c]}},
-            }
-        )
-
     def _refuse_play(self, s: int, c: int) -> None:
         if s != self.turn:
             self._refuse_turn(s, f"play {CARD_STR[c]}")
-        if not self.hands[s] >> c & 1:
+        if c not in self.hands[s]:
             raise IllegalAction(f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card")
         raise IllegalAction(
             f"seat {s} cannot play {CARD_STR[c]}: its {VALUE[c]} would take the total "
@@ -802,45 +815,15 @@ class Cards(State):
     def _play(self, action: CardAction) -> list[Event]:
         s = action.seat
         c = action.card
-        hands = self.hands
-        hand = hands[s]
+        hand = self.hands[s]
         total = self.total + VALUE[c]
-        limit = self.limit
-        if s != self.turn or not hand >> c & 1 or total > limit:
+        if s != self.turn or total > self.limit or c not in hand:
             self._refuse_play(s, c)
-        stock = self.stock
-        held = self.held - 1
-        draws = self.draws
-        # RULES.md §2 Closing a pile: the round's final card leaves nothing to hold or draw
-        final = not held and (not stock or not draws)
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
-        points = 2 if total == limit else total if total % 5 == 0 else 0
+        points = self.points[total]
         claim = action.claim
-        if claim and (not self.muggins or not (points or (final and total != limit and self.mol))):
-            self._refuse_claim(s, c, total)
-        events: list[Event] = []
-        if self.pend_seat >= 0:
-            self._close_window(events)
-        hand ^= 1 << c
-        hands[s] = hand
-        self.held = held
-        self.pile.append(c)
-        self.total = total
-        self.last = s
-        self.gone = 0
-        slots = self.slots[s]
-        if slots[0]:
-            # the card came from a hidden card known to be worth at least m <= its
-            # value; dropping the tightest such bound keeps the rest true (high to low)
-            v = VALUE[c]
-            for i, m in enumerate(slots):
-                if m <= v:
-                    del slots[i]
-                    break
-            else:
-                slots.pop()
-        else:
-            slots.pop()
+        if claim:
+            self._check_claim(s, c, total, points)
         event: Event = {
             "type": "play",
             "seat": s,
@@ -849,35 +832,40 @@ class Cards(State):
             "points": points,
             "credit": 0,
         }
-        events.append(event)
+        events: list[Event] = [self._close_window(), event] if self.pend_seat >= 0 else [event]
+        bounds = self.bounds[s]
+        if bounds:
+            self.bounds[s] = _bounds_after_play(bounds, VALUE[c], len(hand))
+        hand.remove(c)
+        held = self.held - 1
+        self.pile.append(c)
+        self.total = total
+        self.last = s
+        self.gone = 0
         if points:
-            if claim:
-                event["claim"] = True
+            if claim or not self.muggins:
+                if claim:
+                    event["claim"] = True
                 event["credit"] = points
                 self.scores[s] += points
                 if self.scores[s] >= self.target:
+                    self.held = held
                     self._win(s, events)
                     return events
-            elif self.muggins:
+            else:
                 event["pending"] = points
                 self.pend_seat = s
                 self.pend = [points]
-            else:
-                event["credit"] = points
-                self.scores[s] += points
-                if self.scores[s] >= self.target:
-                    self._win(s, events)
-                    return events
         elif claim:
             event["claim"] = True
-        if stock and draws:
+        stock = self.stock
+        if stock and len(hand) < self.hs and self.draws:
             # RULES.md §2 Play: draw back up to hand_size while the stock lasts
             size = self.hs
-            while stock and hand.bit_count() < size:
+            while True:
                 d = stock.pop()
-                hand |= 1 << d
+                insort(hand, d)
                 held += 1
-                slots.append(0)
                 events.append(
                     {
                         "type": "draw",
@@ -886,11 +874,13 @@ class Cards(State):
                         "private": {s: {"card": CARD_STR[d]}},
                     }
                 )
-            hands[s] = hand
-            self.held = held
-        if final:
+                if not stock or len(hand) >= size:
+                    break
+        self.held = held
+        if not held:
+            # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
             self._close_final(s, total, claim, events)
-        elif total == limit:
+        elif total == self.limit:
             # RULES.md §2 Closing a pile: exactly the limit closes it at once
             events.append(
                 {
@@ -907,8 +897,22 @@ class Cards(State):
             j = s + 1
             if j == self.seats:
                 j = 0
-            self.turn = j if hands[j] else self._next_active(s)
+            self.turn = j if self.hands[j] else self._next_active(s)
         return events
+
+    def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
+        """A play with ``claim`` claims what it scores: refuse it when that is nothing.
+
+        That is its points, or the 'last' point of the round's final card when
+        ``muggins_on_last`` is on (RULES.md §2 muggins rule).
+        """
+        if not self.muggins:
+            self._refuse_claim(s, c, total)
+        if points:
+            return
+        final = self.held == 1 and (not self.stock or not self.draws)
+        if not (final and total != self.limit and self.mol):
+            self._refuse_claim(s, c, total)
 
     def _close_final(self, s: int, total: int, claim: bool, events: list[Event]) -> None:
         # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or only the limit's 2
@@ -952,23 +956,35 @@ class Cards(State):
             self._refuse_turn(s, "go")
         limit = self.limit
         total = self.total
-        fits = self.hands[s] & FIT[limit - total]
-        if fits:
-            c = (fits & -fits).bit_length() - 1
+        hand = self.hands[s]
+        if hand and hand[0] < CUT[limit - total]:
+            c = hand[0]
             raise IllegalAction(
                 f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})"
             )
-        events: list[Event] = []
-        if self.pend_seat >= 0:
-            self._close_window(events)
+        events: list[Event] = [self._close_window()] if self.pend_seat >= 0 else []
         # public now: every card seat s holds is worth more than limit - total
         least = limit - total + 1
-        slots = self.slots[s]
-        if slots and slots[-1] < least:
-            self.slots[s] = [m if m > least else least for m in slots]
+        bounds = self.bounds[s]
+        if len(bounds) < len(hand) or (bounds and bounds[-1] < least):
+            self.bounds[s] = tuple(
+                [m if m > least else least for m in bounds] + [least] * (len(hand) - len(bounds))
+            )
         events.append({"type": "go", "seat": s, "total": total})
-        if self.draws and self.stock:
-            self._draw(s, events)  # RULES.md §2 Play: a go draws one card while any is left
+        stock = self.stock
+        if stock and self.draws:
+            # RULES.md §2 Play: a go draws one card while any is left
+            d = stock.pop()
+            insort(hand, d)
+            self.held += 1
+            events.append(
+                {
+                    "type": "draw",
+                    "seat": s,
+                    "stock": len(stock),
+                    "private": {s: {"card": CARD_STR[d]}},
+                }
+            )
         gone = self.gone | 1 << s
         self.gone = gone
         # The gos since the last card run round the active seats in turn order, and
@@ -1081,9 +1097,11 @@ class Cards(State):
             "gone": [j for j in range(self.seats) if self.gone >> j & 1],
             "discards": [CARD_STR[c] for c in self.discards],
             "stock": len(self.stock),
-            "hand_sizes": [h.bit_count() for h in self.hands],
+            "hand_sizes": [len(h) for h in self.hands],
             # public knowledge from gos: per hidden card, the least value it can have
-            "min_values": [x[:] for x in self.slots],
+            "min_values": [
+                [*b, *[0] * (len(h) - len(b))] for h, b in zip(self.hands, self.bounds, strict=True)
+            ],
             "pending": (
                 {"seat": self.pend_seat, "points": sum(self.pend), "credits": self.pend[:]}
                 if self.pend_seat >= 0
@@ -1131,23 +1149,18 @@ class Cards(State):
         if pending is not None:
             state.pend_seat = pending["seat"]
             state.pend = list(pending["credits"])
-        own = 0
-        for text in view["hand"]:
-            own |= 1 << card_id(text)
-        known = own
-        for c in state.pile:
-            known |= 1 << c
-        for c in state.discards:
-            known |= 1 << c
-        unknown = cards_of(ALL_CARDS & ~known)
-        state.slots = [list(x) for x in view["min_values"]]
-        hands = [0] * seats
+        own = sorted(card_id(text) for text in view["hand"])
+        known = {*own, *state.pile, *state.discards}
+        unknown = [c for c in range(N_CARDS) if c not in known]
+        min_values = view["min_values"]
+        state.bounds = [tuple(m for m in x if m) for x in min_values]
+        hands: list[list[int]] = [[] for _ in range(seats)]
         hands[seat] = own
         # most constrained hidden cards first: with bounds of the form "worth at
         # least m", a card fitting a tight bound fits every looser one, so this
         # greedy choice never strands a later slot
         wanted = sorted(
-            ((m, s) for s in range(seats) if s != seat for m in state.slots[s]), reverse=True
+            ((m, s) for s in range(seats) if s != seat for m in min_values[s]), reverse=True
         )
         pool = unknown
         for m, s in wanted:
@@ -1155,10 +1168,12 @@ class Cards(State):
             if fits is not None and not fits:
                 raise ValueError("no deal of the unseen cards fits what the view shows")
             i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
-            hands[s] |= 1 << pool[i]
+            hands[s].append(pool[i])
             pool[i] = pool[-1]
             pool.pop()
         rng.shuffle(pool)
+        for h in hands:
+            h.sort()
         state.hands = hands
         state.held = sum(view["hand_sizes"])
         state.stock = pool
