@@ -172,7 +172,7 @@ class State(ABC):
         Returns a fresh dict each time (callers may keep it as their own).
         """
         try:
-            key = (cls, seats, tuple(sorted((settings or {}).items())))
+            key = (cls, seats, tuple(sorted(settings.items())) if settings else ())
             cached = _SETTINGS_CACHE.get(key)
         except TypeError:  # an unhashable value: validate, and let it explain
             return cls.check_settings(seats, settings)

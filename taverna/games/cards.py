@@ -262,6 +262,12 @@ _WINDOW = {
 }
 #: a new deck in id order, copied for each shuffle
 _DECK = list(range(N_CARDS))
+#: _DEAL_STARTS[n][dealer][s]: the first card of a deal that seat s gets (the
+#: dealer's left gets card 0, then one card at a time round the table)
+_DEAL_STARTS = {
+    n: tuple(tuple((s - dealer - 1) % n for s in range(n)) for dealer in range(n))
+    for n in (2, 3, 4)
+}
 
 
 # ------------------------------------------------------------------ deals
@@ -399,7 +405,8 @@ class Cards(State):
         # the unclaimed score: its seat (-1: none) and its credits, in order
         self.pend_seat = -1
         self.pend: list[int] = []
-        self._reset_round()
+        # the round's fields are set by the first deal, or by _next_round while it
+        # is awaited (new, start and sample see to it)
 
     def _reset_round(self) -> None:
         n = self.seats
@@ -587,8 +594,10 @@ class Cards(State):
         cards = tuple(deck)
         n = self.seats
         dealt = n * self.hs
-        hands = tuple([cards[(s - dealer - 1) % n : dealt : n] for s in range(n)])
-        return CardDeal(hands, cards[dealt:], dealer)
+        hands = []
+        for start in _DEAL_STARTS[n][dealer]:
+            hands.append(cards[start:dealt:n])
+        return CardDeal(tuple(hands), cards[dealt:], dealer)
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
@@ -601,6 +610,8 @@ class Cards(State):
                 dealer = (self.dealer + 1) % self.seats
             # a deal made here is right by construction: nothing to check
             return self._start_round(self._random_deal(self._rng, dealer), dealer)
+        if self.hand_no < 0:
+            self._reset_round()  # no round yet: an empty table
         self.awaiting = True
         return []
 
@@ -646,9 +657,11 @@ class Cards(State):
         self.awaiting = False
         self.hand_no += 1
         private: dict[int, JSON] = {}
+        hands = []
         for s, h in enumerate(deal.hands):
             private[s] = {"cards": [CARD_STR[c] for c in h]}
-        self.hands = [sorted(h) for h in deal.hands]
+            hands.append(sorted(h))
+        self.hands = hands
         self.bounds = [()] * n
         self.held = k * n
         stock = list(deal.stock)
@@ -753,22 +766,6 @@ class Cards(State):
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, action: Action) -> list[Event]:
-        if not isinstance(action, CardAction):
-            raise IllegalAction(f"{action!r} is not a cards action")
-        kind = action.type
-        if kind == "play":
-            events = self._play(action)
-        elif kind == "go":
-            events = self._go(action.seat)
-        elif kind == "claim":
-            events = self._claim(action.seat)
-        else:
-            events = self._call(action.seat)
-        if self._log is not None:
-            self._log.append(action)
-        return events
-
     def _refuse_turn(self, s: int, verb: str) -> None:
         if self.over:
             raise IllegalAction(f"seat {s} cannot {verb}: the game is over")
@@ -812,7 +809,23 @@ class Cards(State):
             f"seat {s} cannot claim with {CARD_STR[c]}: the total {t} scores nothing"
         )
 
-    def _play(self, action: CardAction) -> list[Event]:
+    def apply(self, action: Action) -> list[Event]:
+        if not isinstance(action, CardAction):
+            raise IllegalAction(f"{action!r} is not a cards action")
+        kind = action.type
+        events: list[Event]
+        if kind != "play":
+            if kind == "go":
+                events = self._go(action.seat)
+            elif kind == "claim":
+                events = self._claim(action.seat)
+            else:
+                events = self._call(action.seat)
+            if self._log is not None:
+                self._log.append(action)
+            return events
+        # A play (most actions) is worked out here, not in a method of its own: one
+        # call less per action is a share of `taverna bench cards` worth having.
         s = action.seat
         c = action.card
         hand = self.hands[s]
@@ -832,7 +845,7 @@ class Cards(State):
             "points": points,
             "credit": 0,
         }
-        events: list[Event] = [self._close_window(), event] if self.pend_seat >= 0 else [event]
+        events = [self._close_window(), event] if self.pend_seat >= 0 else [event]
         bounds = self.bounds[s]
         if bounds:
             self.bounds[s] = _bounds_after_play(bounds, VALUE[c], len(hand))
@@ -842,16 +855,14 @@ class Cards(State):
         self.total = total
         self.last = s
         self.gone = 0
+        won = False
         if points:
             if claim or not self.muggins:
                 if claim:
                     event["claim"] = True
                 event["credit"] = points
                 self.scores[s] += points
-                if self.scores[s] >= self.target:
-                    self.held = held
-                    self._win(s, events)
-                    return events
+                won = self.scores[s] >= self.target
             else:
                 event["pending"] = points
                 self.pend_seat = s
@@ -859,45 +870,51 @@ class Cards(State):
         elif claim:
             event["claim"] = True
         stock = self.stock
-        if stock and len(hand) < self.hs and self.draws:
-            # RULES.md §2 Play: draw back up to hand_size while the stock lasts
-            size = self.hs
-            while True:
-                d = stock.pop()
-                insort(hand, d)
-                held += 1
+        if won:
+            self.held = held
+            self._win(s, events)
+        else:
+            if stock and len(hand) < self.hs and self.draws:
+                # RULES.md §2 Play: draw back up to hand_size while the stock lasts
+                size = self.hs
+                while True:
+                    d = stock.pop()
+                    insort(hand, d)
+                    held += 1
+                    events.append(
+                        {
+                            "type": "draw",
+                            "seat": s,
+                            "stock": len(stock),
+                            "private": {s: {"card": CARD_STR[d]}},
+                        }
+                    )
+                    if not stock or len(hand) >= size:
+                        break
+            self.held = held
+            if not held:
+                # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
+                self._close_final(s, total, claim, events)
+            elif total == self.limit:
+                # RULES.md §2 Closing a pile: exactly the limit closes it at once
                 events.append(
                     {
-                        "type": "draw",
+                        "type": "pile_closed",
+                        "reason": "limit",
                         "seat": s,
-                        "stock": len(stock),
-                        "private": {s: {"card": CARD_STR[d]}},
+                        "total": total,
+                        "last": 0,
+                        "credit": 0,
+                        "leader": self._new_pile(s),
                     }
                 )
-                if not stock or len(hand) >= size:
-                    break
-        self.held = held
-        if not held:
-            # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
-            self._close_final(s, total, claim, events)
-        elif total == self.limit:
-            # RULES.md §2 Closing a pile: exactly the limit closes it at once
-            events.append(
-                {
-                    "type": "pile_closed",
-                    "reason": "limit",
-                    "seat": s,
-                    "total": total,
-                    "last": 0,
-                    "credit": 0,
-                    "leader": self._new_pile(s),
-                }
-            )
-        else:
-            j = s + 1
-            if j == self.seats:
-                j = 0
-            self.turn = j if self.hands[j] else self._next_active(s)
+            else:
+                j = s + 1
+                if j == self.seats:
+                    j = 0
+                self.turn = j if self.hands[j] else self._next_active(s)
+        if self._log is not None:
+            self._log.append(action)
         return events
 
     def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
@@ -966,7 +983,9 @@ class Cards(State):
         # public now: every card seat s holds is worth more than limit - total
         least = limit - total + 1
         bounds = self.bounds[s]
-        if len(bounds) < len(hand) or (bounds and bounds[-1] < least):
+        if not bounds:
+            self.bounds[s] = (least,) * len(hand)
+        elif len(bounds) < len(hand) or bounds[-1] < least:
             self.bounds[s] = tuple(
                 [m if m > least else least for m in bounds] + [least] * (len(hand) - len(bounds))
             )
@@ -990,7 +1009,11 @@ class Cards(State):
         # The gos since the last card run round the active seats in turn order, and
         # nobody becomes active or inactive during such a run (only plays empty a
         # hand), so every active seat has said go exactly when the next one has.
-        nxt = self._next_active(s)
+        nxt = s + 1
+        if nxt == self.seats:
+            nxt = 0
+        if not self.hands[nxt]:
+            nxt = self._next_active(s)
         if not gone >> nxt & 1:
             self.turn = nxt
             return events
