@@ -16,9 +16,11 @@ around them. Randomness comes only from a seeded :class:`random.Random`
     >>> events[0]["type"]
     'play'
 
-Events are plain dicts ready for JSON. What only some seats may see sits
-under the ``"private"`` key, ``{seat: {field: value}}``; :func:`event_for`
-gives the copy one seat (or a spectator, seat ``None``) may receive.
+Events are plain dicts ready for JSON, to be read and not changed (a game may
+share parts of them, such as the private part of a draw, between events).
+What only some seats may see sits under the ``"private"`` key,
+``{seat: {field: value}}``; :func:`event_for` gives the copy one seat (or a
+spectator, seat ``None``) may receive.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def event_json(event: Event) -> Event:
     if private is None:
         return event
     out = dict(event)
-    out["private"] = {str(s): fields for s, fields in private.items()}
+    out["private"] = {str(s): dict(fields) for s, fields in private.items()}
     return out
 
 

@@ -260,6 +260,10 @@ _WINDOW = {
     )
     for n in (2, 3, 4)
 }
+#: _DRAWN[s][c]: the private part of the event of seat s drawing card c, one shared
+#: by every such event (events are read, never changed; event_for and event_json
+#: copy what they pass on)
+_DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)]
 #: a new deck in id order, copied for each shuffle
 _DECK = list(range(N_CARDS))
 #: _DEAL_STARTS[n][dealer][s]: the first card of a deal that seat s gets (the
@@ -875,22 +879,20 @@ class Cards(State):
             self._win(s, events)
         else:
             if stock and len(hand) < self.hs and self.draws:
-                # RULES.md §2 Play: draw back up to hand_size while the stock lasts
-                size = self.hs
-                while True:
-                    d = stock.pop()
-                    insort(hand, d)
-                    held += 1
-                    events.append(
-                        {
-                            "type": "draw",
-                            "seat": s,
-                            "stock": len(stock),
-                            "private": {s: {"card": CARD_STR[d]}},
-                        }
-                    )
-                    if not stock or len(hand) >= size:
-                        break
+                # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
+                # is one card: while there is stock every hand holds hand_size or more
+                # (a go adds one), so a play leaves at most one to draw.
+                d = stock.pop()
+                insort(hand, d)
+                held += 1
+                events.append(
+                    {
+                        "type": "draw",
+                        "seat": s,
+                        "stock": len(stock),
+                        "private": _DRAWN[s][d],
+                    }
+                )
             self.held = held
             if not held:
                 # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
@@ -1001,7 +1003,7 @@ class Cards(State):
                     "type": "draw",
                     "seat": s,
                     "stock": len(stock),
-                    "private": {s: {"card": CARD_STR[d]}},
+                    "private": _DRAWN[s][d],
                 }
             )
         gone = self.gone | 1 << s
