@@ -249,8 +249,9 @@ _ALL_CLAIM: tuple[_Ways, ...] = tuple(
 _SEATS = {n: tuple(range(n)) for n in (2, 3, 4)}
 #: _ORDER[n][first]: every seat of n, starting at first
 _ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
-#: _AFTER[n][s]: the seats after s in turn order, s itself last
+#: _AFTER[n][s]: the seats after s in turn order, s itself last; _NEXT[n][s]: the first
 _AFTER = {n: tuple(order[1:] + order[:1] for order in _ORDER[n]) for n in (2, 3, 4)}
+_NEXT = {n: tuple(after[0] for after in _AFTER[n]) for n in (2, 3, 4)}
 #: _WINDOW[n][first][owner]: while seat owner's score waits, every seat's claim or
 #: Muggins! call, in turn order from first (RULES.md §2 muggins rule)
 _WINDOW = {
@@ -306,6 +307,7 @@ class Cards(State):
         "_log",
         "_pending",
         "_rng",
+        "after",
         "awaiting",
         "bounds",
         "dealer",
@@ -322,6 +324,7 @@ class Cards(State):
         "limit",
         "mol",
         "muggins",
+        "next_seat",
         "options",
         "over",
         "pend",
@@ -382,12 +385,16 @@ class Cards(State):
         log: bool = True,
     ) -> None:
         self.seats = self.check_seats(seats)
+        # per seat, the next seat in turn order, and all the seats after it (itself last)
+        self.next_seat = _NEXT[seats]
+        self.after = _AFTER[seats]
         self.settings = self.settings_for(seats, settings)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
         self.hs: int = self.settings["hand_size"]
-        # RULES.md §2 Settings: Deal-Seven never draws, not even on a go
-        self.draws: bool = self.hs == 5
+        # the hand size a play draws back up to; RULES.md §2 Settings: Deal-Seven
+        # never draws, not even on a go (0)
+        self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
         # per total, what a play reaching it scores, and each seat's ways to play each
@@ -475,6 +482,8 @@ class Cards(State):
     def clone(self) -> Self:
         c = object.__new__(type(self))
         c.seats = self.seats
+        c.next_seat = self.next_seat
+        c.after = self.after
         c.settings = self.settings
         c.target = self.target
         c.limit = self.limit
@@ -763,7 +772,7 @@ class Cards(State):
     def _next_active(self, s: int) -> int:
         """The first seat after ``s`` holding cards (``s`` itself last); -1 if none."""
         hands = self.hands
-        for j in _AFTER[self.seats][s]:
+        for j in self.after[s]:
             if hands[j]:
                 return j
         return -1
@@ -859,14 +868,18 @@ class Cards(State):
         self.total = total
         self.last = s
         self.gone = 0
-        won = False
         if points:
             if claim or not self.muggins:
                 if claim:
                     event["claim"] = True
                 event["credit"] = points
                 self.scores[s] += points
-                won = self.scores[s] >= self.target
+                if self.scores[s] >= self.target:
+                    self.held = held
+                    self._win(s, events)
+                    if self._log is not None:
+                        self._log.append(action)
+                    return events
             else:
                 event["pending"] = points
                 self.pend_seat = s
@@ -874,47 +887,41 @@ class Cards(State):
         elif claim:
             event["claim"] = True
         stock = self.stock
-        if won:
-            self.held = held
-            self._win(s, events)
+        if stock and len(hand) < self.draws:
+            # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
+            # is one card: while there is stock every hand holds hand_size or more
+            # (a go adds one), so a play leaves at most one to draw.
+            d = stock.pop()
+            insort(hand, d)
+            held += 1
+            events.append(
+                {
+                    "type": "draw",
+                    "seat": s,
+                    "stock": len(stock),
+                    "private": _DRAWN[s][d],
+                }
+            )
+        self.held = held
+        if not held:
+            # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
+            self._close_final(s, total, claim, events)
+        elif total == self.limit:
+            # RULES.md §2 Closing a pile: exactly the limit closes it at once
+            events.append(
+                {
+                    "type": "pile_closed",
+                    "reason": "limit",
+                    "seat": s,
+                    "total": total,
+                    "last": 0,
+                    "credit": 0,
+                    "leader": self._new_pile(s),
+                }
+            )
         else:
-            if stock and len(hand) < self.hs and self.draws:
-                # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
-                # is one card: while there is stock every hand holds hand_size or more
-                # (a go adds one), so a play leaves at most one to draw.
-                d = stock.pop()
-                insort(hand, d)
-                held += 1
-                events.append(
-                    {
-                        "type": "draw",
-                        "seat": s,
-                        "stock": len(stock),
-                        "private": _DRAWN[s][d],
-                    }
-                )
-            self.held = held
-            if not held:
-                # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
-                self._close_final(s, total, claim, events)
-            elif total == self.limit:
-                # RULES.md §2 Closing a pile: exactly the limit closes it at once
-                events.append(
-                    {
-                        "type": "pile_closed",
-                        "reason": "limit",
-                        "seat": s,
-                        "total": total,
-                        "last": 0,
-                        "credit": 0,
-                        "leader": self._new_pile(s),
-                    }
-                )
-            else:
-                j = s + 1
-                if j == self.seats:
-                    j = 0
-                self.turn = j if self.hands[j] else self._next_active(s)
+            j = self.next_seat[s]
+            self.turn = j if self.hands[j] else self._next_active(s)
         if self._log is not None:
             self._log.append(action)
         return events
@@ -1011,9 +1018,7 @@ class Cards(State):
         # The gos since the last card run round the active seats in turn order, and
         # nobody becomes active or inactive during such a run (only plays empty a
         # hand), so every active seat has said go exactly when the next one has.
-        nxt = s + 1
-        if nxt == self.seats:
-            nxt = 0
+        nxt = self.next_seat[s]
         if not self.hands[nxt]:
             nxt = self._next_active(s)
         if not gone >> nxt & 1:
