@@ -307,7 +307,6 @@ class Cards(State):
         "_log",
         "_pending",
         "_rng",
-        "after",
         "awaiting",
         "bounds",
         "dealer",
@@ -324,13 +323,10 @@ class Cards(State):
         "limit",
         "mol",
         "muggins",
-        "next_seat",
-        "options",
         "over",
         "pend",
         "pend_seat",
         "pile",
-        "points",
         "scores",
         "seats",
         "settings",
@@ -385,9 +381,6 @@ class Cards(State):
         log: bool = True,
     ) -> None:
         self.seats = self.check_seats(seats)
-        # per seat, the next seat in turn order, and all the seats after it (itself last)
-        self.next_seat = _NEXT[seats]
-        self.after = _AFTER[seats]
         self.settings = self.settings_for(seats, settings)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
@@ -397,10 +390,6 @@ class Cards(State):
         self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
-        # per total, what a play reaching it scores, and each seat's ways to play each
-        # card on it (None at No-Muggins, where nothing is claimed)
-        self.points = POINTS[self.limit]
-        self.options = _OPTIONS[self.limit] if self.muggins else None
         self._pending = list(deals)
         self._pending.reverse()  # pop() takes the next one
         self._rng = rng
@@ -482,8 +471,6 @@ class Cards(State):
     def clone(self) -> Self:
         c = object.__new__(type(self))
         c.seats = self.seats
-        c.next_seat = self.next_seat
-        c.after = self.after
         c.settings = self.settings
         c.target = self.target
         c.limit = self.limit
@@ -491,8 +478,6 @@ class Cards(State):
         c.draws = self.draws
         c.muggins = self.muggins
         c.mol = self.mol
-        c.points = self.points
-        c.options = self.options
         c._pending = self._pending[:]
         c._rng = self._rng
         c._log = None
@@ -740,14 +725,13 @@ class Cards(State):
             if not hand or hand[0] >= cut:
                 out.append(_GO[turn])
             else:
-                options = self.options
                 ways: _Ways
-                if options is None:
+                if not self.muggins:
                     ways = _NO_CLAIM[turn]
                 elif self.mol and self.held == 1 and (not self.draws or not self.stock):
                     ways = _ALL_CLAIM[turn]  # the round's final card scores 'last'
                 else:
-                    ways = options[turn][total]
+                    ways = _OPTIONS[self.limit][turn][total]
                 # by rank, each play followed by its claiming form when it scores
                 if cut == N_CARDS:
                     for c in hand:
@@ -772,7 +756,7 @@ class Cards(State):
     def _next_active(self, s: int) -> int:
         """The first seat after ``s`` holding cards (``s`` itself last); -1 if none."""
         hands = self.hands
-        for j in self.after[s]:
+        for j in _AFTER[self.seats][s]:
             if hands[j]:
                 return j
         return -1
@@ -846,7 +830,7 @@ class Cards(State):
         if s != self.turn or total > self.limit or c not in hand:
             self._refuse_play(s, c)
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
-        points = self.points[total]
+        points = POINTS[self.limit][total]
         claim = action.claim
         if claim:
             self._check_claim(s, c, total, points)
@@ -920,7 +904,7 @@ class Cards(State):
                 }
             )
         else:
-            j = self.next_seat[s]
+            j = _NEXT[self.seats][s]
             self.turn = j if self.hands[j] else self._next_active(s)
         if self._log is not None:
             self._log.append(action)
@@ -1018,7 +1002,7 @@ class Cards(State):
         # The gos since the last card run round the active seats in turn order, and
         # nobody becomes active or inactive during such a run (only plays empty a
         # hand), so every active seat has said go exactly when the next one has.
-        nxt = self.next_seat[s]
+        nxt = _NEXT[self.seats][s]
         if not self.hands[nxt]:
             nxt = self._next_active(s)
         if not gone >> nxt & 1:
