@@ -708,8 +708,7 @@ class Cards(State):
         return self.turn if self.turn >= 0 and not self.over else None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        if self.over:
-            return []
+        # a game that is over has no turn and no pending score (see _win): nothing is legal
         turn = self.turn
         ps = self.pend_seat
         if seat is not None and seat != turn:
@@ -1044,41 +1043,43 @@ class Cards(State):
             raise IllegalAction(f"seat {s} cannot {verb}: no score is waiting to be claimed")
         return self.pend_seat
 
-    def _settle(self, s: int, events: list[Event], event: Event) -> list[Event]:
+    def _settle(self, s: int, event: Event) -> list[Event]:
         """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
+        scores = self.scores
+        target = self.target
         credited = 0
-        won = False
         for p in self.pend:
-            self.scores[s] += p
+            scores[s] += p
             credited += p
-            if self.scores[s] >= self.target:
-                won = True
+            if scores[s] >= target:
                 break
         event["credit"] = credited
         self.pend_seat = -1
         self.pend = []
-        events.append(event)
-        if won:
+        events = [event]
+        if scores[s] >= target:
             self._win(s, events)
         return events
 
     def _claim(self, s: int) -> list[Event]:
-        owner = self._check_window(s, "claim")
-        if owner != s:
+        # a pending score is only ever set at a Muggins table whose game goes on
+        if self.pend_seat != s:
+            owner = self._check_window(s, "claim")
             raise IllegalAction(
                 f"seat {s} cannot claim: the unclaimed {sum(self.pend)} points are seat "
                 f"{owner}'s (an opponent calls muggins to take them)"
             )
-        return self._settle(s, [], {"type": "claim", "seat": s, "points": sum(self.pend)})
+        return self._settle(s, {"type": "claim", "seat": s, "points": sum(self.pend)})
 
     def _call(self, s: int) -> list[Event]:
-        owner = self._check_window(s, "call muggins")
-        if owner == s:
+        owner = self.pend_seat
+        if owner < 0 or owner == s:
+            self._check_window(s, "call muggins")
             raise IllegalAction(
                 f"seat {s} cannot call muggins on its own {sum(self.pend)} points: it claims them"
             )
         return self._settle(
-            s, [], {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}
+            s, {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}
         )
 
     def _end_round(self, events: list[Event]) -> None:
