@@ -719,11 +719,9 @@ class Cards(State):
         if turn >= 0:
             hand = self.hands[turn]
             total = self.total
-            # the cards that fit are the hand's lowest ids, those below the cut
-            cut = CUT[self.limit - total]
-            if not hand or hand[0] >= cut:
-                out.append(_GO[turn])
-            else:
+            room = self.limit - total
+            # the cards worth at most room (< 10) are the hand's ids below 4 * room
+            if hand and (room >= 10 or hand[0] < 4 * room):
                 ways: _Ways
                 if not self.muggins:
                     ways = _NO_CLAIM[turn]
@@ -732,14 +730,17 @@ class Cards(State):
                 else:
                     ways = _OPTIONS[self.limit][turn][total]
                 # by rank, each play followed by its claiming form when it scores
-                if cut == N_CARDS:
+                if room >= 10:
                     for c in hand:
                         out += ways[c]
                 else:
+                    cut = 4 * room
                     for c in hand:
                         if c >= cut:
                             break
                         out += ways[c]
+            else:
+                out.append(_GO[turn])
         if ps >= 0:
             # RULES.md §2 muggins rule: the scorer may claim, the others call
             if seat is None:
