@@ -225,18 +225,24 @@ _GO = [CardAction(s, "go") for s in range(4)]
 _CLAIM = [CardAction(s, "claim") for s in range(4)]
 _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
 #: _CHOICES[s][c][scores]: the ways seat s may play card c, its claiming form too
-#: when the card scores; _OPTIONS[limit][s][total][c]: those ways on that total
+#: when the card scores; _OPTIONS[limit][s][total][c]: those ways on that total.
+#: Tables by limit or by seat count are tuples indexed by it (a tuple index is
+#: cheaper than a dict lookup), empty at the other indices.
 _Ways = tuple[tuple[CardAction, ...], ...]  # per card id, the ways to play it
 _CHOICES: list[list[tuple[tuple[CardAction, ...], tuple[CardAction, ...]]]] = [
     [((p[0],), p) for p in _PLAY[s]] for s in range(4)
 ]
-_OPTIONS: dict[int, tuple[tuple[_Ways, ...], ...]] = {
-    limit: tuple(
+_OPTIONS: tuple[tuple[tuple[_Ways, ...], ...], ...] = tuple(
+    tuple(
         tuple(tuple(_CHOICES[s][c][row[c]] for c in range(N_CARDS)) for row in SCORING[limit])
         for s in range(4)
     )
-    for limit in (21, 31)
-}
+    if limit in SCORING
+    else ()
+    for limit in range(32)
+)
+#: _POINTS[limit]: POINTS[limit] by index
+_POINTS: tuple[tuple[int, ...], ...] = tuple(POINTS.get(limit, ()) for limit in range(32))
 #: at No-Muggins nothing is claimed; the round's final card may always be (it
 #: scores at least 'last', claimed with it under muggins_on_last)
 _NO_CLAIM: tuple[_Ways, ...] = tuple(
@@ -246,21 +252,21 @@ _ALL_CLAIM: tuple[_Ways, ...] = tuple(
     tuple(_CHOICES[s][c][True] for c in range(N_CARDS)) for s in range(4)
 )
 #: _SEATS[n]: the seats of an n-seat table
-_SEATS = {n: tuple(range(n)) for n in (2, 3, 4)}
+_SEATS = tuple(tuple(range(n)) for n in range(5))
 #: _ORDER[n][first]: every seat of n, starting at first
-_ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
+_ORDER = tuple(tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in range(5))
 #: _AFTER[n][s]: the seats after s in turn order, s itself last; _NEXT[n][s]: the first
-_AFTER = {n: tuple(order[1:] + order[:1] for order in _ORDER[n]) for n in (2, 3, 4)}
-_NEXT = {n: tuple(after[0] for after in _AFTER[n]) for n in (2, 3, 4)}
+_AFTER = tuple(tuple(order[1:] + order[:1] for order in _ORDER[n]) for n in range(5))
+_NEXT = tuple(tuple(after[0] for after in _AFTER[n]) for n in range(5))
 #: _WINDOW[n][first][owner]: while seat owner's score waits, every seat's claim or
 #: Muggins! call, in turn order from first (RULES.md §2 muggins rule)
-_WINDOW = {
-    n: tuple(
+_WINDOW = tuple(
+    tuple(
         tuple(tuple(_CLAIM[j] if j == owner else _MUGGINS[j] for j in order) for owner in range(n))
         for order in _ORDER[n]
     )
-    for n in (2, 3, 4)
-}
+    for n in range(5)
+)
 #: _DRAWN[s][c]: the private part of the event of seat s drawing card c, one shared
 #: by every such event (events are read, never changed; event_for and event_json
 #: copy what they pass on)
@@ -269,10 +275,9 @@ _DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)
 _DECK = list(range(N_CARDS))
 #: _DEAL_STARTS[n][dealer][s]: the first card of a deal that seat s gets (the
 #: dealer's left gets card 0, then one card at a time round the table)
-_DEAL_STARTS = {
-    n: tuple(tuple((s - dealer - 1) % n for s in range(n)) for dealer in range(n))
-    for n in (2, 3, 4)
-}
+_DEAL_STARTS = tuple(
+    tuple(tuple((s - dealer - 1) % n for s in range(n)) for dealer in range(n)) for n in range(5)
+)
 
 
 # ------------------------------------------------------------------ deals
@@ -390,8 +395,7 @@ class Cards(State):
         self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
-        self._pending = list(deals)
-        self._pending.reverse()  # pop() takes the next one
+        self._pending = list(reversed(deals)) if deals else []  # pop() takes the next one
         self._rng = rng
         self._log: list[CardAction] | None = [] if log else None
         self._deals: list[CardDeal] | None = [] if log else None
@@ -830,7 +834,7 @@ class Cards(State):
         if s != self.turn or total > self.limit or c not in hand:
             self._refuse_play(s, c)
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
-        points = POINTS[self.limit][total]
+        points = _POINTS[self.limit][total]
         claim = action.claim
         if claim:
             self._check_claim(s, c, total, points)
