@@ -849,7 +849,11 @@ class Cards(State):
         events = [self._close_window(), event] if self.pend_seat >= 0 else [event]
         bounds = self.bounds[s]
         if bounds:
-            self.bounds[s] = _bounds_after_play(bounds, VALUE[c], len(hand))
+            # usually the card meets the tightest bound, the first (see _bounds_after_play)
+            v = VALUE[c]
+            self.bounds[s] = (
+                bounds[1:] if bounds[0] <= v else _bounds_after_play(bounds, v, len(hand))
+            )
         hand.remove(c)
         held = self.held - 1
         self.pile.append(c)
