@@ -291,6 +291,8 @@ class CardDeal(NamedTuple):
     dealer: int | None
 
 
+_tuple_new = tuple.__new__
+
 # ------------------------------------------------------------------ state
 
 
@@ -385,8 +387,12 @@ class Cards(State):
         *,
         log: bool = True,
     ) -> None:
-        self.seats = self.check_seats(seats)
-        self.settings = self.settings_for(seats, settings)
+        # a new game must not pay for validation: the usual seat count and the
+        # default table are known good (check_settings gives the same dict)
+        if type(seats) is not int or not 2 <= seats <= 4:
+            self.check_seats(seats)
+        self.seats = seats
+        self.settings = self.settings_for(seats, settings) if settings else dict(SETTINGS_DEFAULTS)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
         self.hs: int = self.settings["hand_size"]
@@ -599,7 +605,8 @@ class Cards(State):
         hands = []
         for start in _DEAL_STARTS[n][dealer]:
             hands.append(cards[start:dealt:n])
-        return CardDeal(tuple(hands), cards[dealt:], dealer)
+        # the tuple CardDeal(...) makes, without its Python-level __new__
+        return _tuple_new(CardDeal, (tuple(hands), cards[dealt:], dealer))
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
