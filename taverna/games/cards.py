@@ -659,7 +659,7 @@ class Cards(State):
         return self._start_round(deal, (self.dealer + 1) % self.seats)
 
     def _start_round(self, deal: CardDeal, dealer: int) -> list[Event]:
-        """Play ``deal`` (checked, or dealt here) with ``dealer`` dealing."""
+        """Start a round with ``deal`` (checked, or dealt here), ``dealer`` dealing."""
         n = self.seats
         k = self.hs
         self.dealer = dealer
