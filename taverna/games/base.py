@@ -16,9 +16,11 @@ around them. Randomness comes only from a seeded :class:`random.Random`
     >>> events[0]["type"]
     'play'
 
-Events are plain dicts ready for JSON. What only some seats may see sits
-under the ``"private"`` key, ``{seat: {field: value}}``; :func:`event_for`
-gives the copy one seat (or a spectator, seat ``None``) may receive.
+Events are plain dicts ready for JSON, to be read and not changed (a game may
+share parts of them, such as the private part of a draw, between events).
+What only some seats may see sits under the ``"private"`` key,
+``{seat: {field: value}}``; :func:`event_for` gives the copy one seat (or a
+spectator, seat ``None``) may receive.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ def event_json(event: Event) -> Event:
     if private is None:
         return event
     out = dict(event)
-    out["private"] = {str(s): fields for s, fields in private.items()}
+    out["private"] = {str(s): dict(fields) for s, fields in private.items()}
     return out
 
 
@@ -189,7 +191,7 @@ class State(ABC):
         Returns a fresh dict each time (callers may keep it as their own).
         """
         try:
-            key = (cls, seats, tuple(sorted((settings or {}).items())))
+            key = (cls, seats, tuple(sorted(settings.items())) if settings else ())
             cached = _SETTINGS_CACHE.get(key)
         except TypeError:  # an unhashable value: validate, and let it explain
             return cls.check_settings(seats, settings)

@@ -1,9 +1,11 @@
 """Muggins cards (RULES.md §2) on the game protocol.
 
-The hot data are plain ints: a card is a number 0..51 (``rank * 4 + suit``,
-ranks A..K, suits S H D C), a hand is a 52-bit mask. Because the ids run in
-rank order, the cards worth at most ``g`` are exactly the ids below ``4 * g``
-(for ``g`` < 10), so "which cards fit under the limit" is one AND.
+The hot data are small ints: a card is a number 0..51 (``rank * 4 + suit``,
+ranks A..K, suits S H D C), a hand is a list of card ids kept in id order.
+Because the ids run in rank order, the cards worth at most ``g`` are exactly
+the ids below ``4 * g`` (for ``g`` < 10), so the cards that fit under the
+limit are the front of the hand. (Lists of small ints, not 52-bit masks:
+CPython allocates a new object for every operation on an int that large.)
 
     >>> s = Cards.start(2, {}, [Cards.parse_deal({
     ...     "hands": [["5S", "10H", "KD", "2C", "3C"], ["10S", "4H", "7H", "8H", "9H"]],
@@ -80,6 +82,7 @@ scores are always the sum of the credits.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
@@ -109,26 +112,28 @@ ALL_CARD_NAMES = CARD_STR
 _ID = {text: i for i, text in enumerate(CARD_STR)}
 #: card id -> value on the pile: A=1, 2–9 face, 10/J/Q/K=10
 VALUE: tuple[int, ...] = tuple(min(i // 4 + 1, 10) for i in range(N_CARDS))
-ALL_CARDS = (1 << N_CARDS) - 1
-#: FIT[g]: the cards worth at most g (g = limit - total, 0..31)
-FIT: tuple[int, ...] = tuple(ALL_CARDS if g >= 10 else (1 << 4 * g) - 1 for g in range(32))
+#: CUT[g]: the cards worth at most g (g = limit - total, 0..31) are the ids below CUT[g]
+CUT: tuple[int, ...] = tuple(N_CARDS if g >= 10 else 4 * g for g in range(32))
 
 
-def _scoring_masks(limit: int) -> tuple[int, ...]:
-    """SCORING[limit][total]: the cards that, played on ``total``, score (RULES.md §2)."""
+def _scoring_table(limit: int) -> tuple[tuple[bool, ...], ...]:
+    """SCORING[limit][total][card]: does ``card``, played on ``total``, score (RULES.md §2)."""
     out = []
     for total in range(limit + 1):
-        m = 0
+        row = []
         for c in range(N_CARDS):
             t = total + VALUE[c]
-            if t == limit or (t < limit and t % 5 == 0):
-                m |= 1 << c
-        out.append(m)
+            row.append(t == limit or (t < limit and t % 5 == 0))
+        out.append(tuple(row))
     return tuple(out)
 
 
-SCORING = {limit: _scoring_masks(limit) for limit in (21, 31)}
-
+SCORING = {limit: _scoring_table(limit) for limit in (21, 31)}
+#: POINTS[limit][total]: what a play bringing the pile to ``total`` scores (RULES.md §2)
+POINTS = {
+    limit: tuple(2 if t == limit else t if t % 5 == 0 else 0 for t in range(limit + 1))
+    for limit in (21, 31)
+}
 SETTINGS_DEFAULTS: dict[str, Any] = {
     "target": 61,
     "limit": 31,
@@ -153,14 +158,21 @@ def card_str(card: int) -> str:
     return CARD_STR[card]
 
 
-def cards_of(mask: int) -> list[int]:
-    """The card ids in a hand mask, in id order (that is, by rank)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def _bounds_after_play(bounds: tuple[int, ...], value: int, hidden: int) -> tuple[int, ...]:
+    """A seat's bounds once it played a card worth ``value`` out of ``hidden`` hidden cards.
+
+    The card came from a hidden card known to be worth at least m <= its value,
+    or from one nothing is known of; dropping the tightest such bound (bounds
+    run high to low) keeps the others true.
+    """
+    if bounds[0] <= value:
+        return bounds[1:]
+    for i, m in enumerate(bounds):
+        if m <= value:
+            return bounds[:i] + bounds[i + 1 :]
+    if len(bounds) < hidden:
+        return bounds  # a card nothing was known of
+    return bounds[:-1]
 
 
 class Closed(NamedTuple):
@@ -227,10 +239,62 @@ _PLAY = [
     for s in range(4)
 ]
 _GO = [CardAction(s, "go") for s in range(4)]
-#: _ORDER[n][first]: every seat of n, starting at first
-_ORDER = {n: tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in (2, 3, 4)}
 _CLAIM = [CardAction(s, "claim") for s in range(4)]
 _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
+#: _CHOICES[s][c][scores]: the ways seat s may play card c, its claiming form too
+#: when the card scores; _OPTIONS[limit][s][total][c]: those ways on that total.
+#: Tables by limit or by seat count are tuples indexed by it (a tuple index is
+#: cheaper than a dict lookup), empty at the other indices.
+_Ways = tuple[tuple[CardAction, ...], ...]  # per card id, the ways to play it
+_CHOICES: list[list[tuple[tuple[CardAction, ...], tuple[CardAction, ...]]]] = [
+    [((p[0],), p) for p in _PLAY[s]] for s in range(4)
+]
+_OPTIONS: tuple[tuple[tuple[_Ways, ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(_CHOICES[s][c][row[c]] for c in range(N_CARDS)) for row in SCORING[limit])
+        for s in range(4)
+    )
+    if limit in SCORING
+    else ()
+    for limit in range(32)
+)
+#: _POINTS[limit]: POINTS[limit] by index
+_POINTS: tuple[tuple[int, ...], ...] = tuple(POINTS.get(limit, ()) for limit in range(32))
+#: at No-Muggins nothing is claimed; the round's final card may always be (it
+#: scores at least 'last', claimed with it under muggins_on_last)
+_NO_CLAIM: tuple[_Ways, ...] = tuple(
+    tuple(_CHOICES[s][c][False] for c in range(N_CARDS)) for s in range(4)
+)
+_ALL_CLAIM: tuple[_Ways, ...] = tuple(
+    tuple(_CHOICES[s][c][True] for c in range(N_CARDS)) for s in range(4)
+)
+#: _SEATS[n]: the seats of an n-seat table
+_SEATS = tuple(tuple(range(n)) for n in range(5))
+#: _ORDER[n][first]: every seat of n, starting at first
+_ORDER = tuple(tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in range(5))
+#: _AFTER[n][s]: the seats after s in turn order, s itself last; _NEXT[n][s]: the first
+_AFTER = tuple(tuple(order[1:] + order[:1] for order in _ORDER[n]) for n in range(5))
+_NEXT = tuple(tuple(after[0] for after in _AFTER[n]) for n in range(5))
+#: _WINDOW[n][first][owner]: while seat owner's score waits, every seat's claim or
+#: Muggins! call, in turn order from first (RULES.md §2 muggins rule)
+_WINDOW = tuple(
+    tuple(
+        tuple(tuple(_CLAIM[j] if j == owner else _MUGGINS[j] for j in order) for owner in range(n))
+        for order in _ORDER[n]
+    )
+    for n in range(5)
+)
+#: _DRAWN[s][c]: the private part of the event of seat s drawing card c, one shared
+#: by every such event (events are read, never changed; event_for and event_json
+#: copy what they pass on)
+_DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)]
+#: a new deck in id order, copied for each shuffle
+_DECK = list(range(N_CARDS))
+#: _DEAL_STARTS[n][dealer][s]: the first card of a deal that seat s gets (the
+#: dealer's left gets card 0, then one card at a time round the table)
+_DEAL_STARTS = tuple(
+    tuple(tuple((s - dealer - 1) % n for s in range(n)) for dealer in range(n)) for n in range(5)
+)
 
 
 # ------------------------------------------------------------------ deals
@@ -243,6 +307,8 @@ class CardDeal(NamedTuple):
     stock: tuple[int, ...]
     dealer: int | None
 
+
+_tuple_new = tuple.__new__
 
 # ------------------------------------------------------------------ state
 
@@ -274,6 +340,7 @@ class Cards(State):
         "_pending",
         "_rng",
         "awaiting",
+        "bounds",
         "closed",
         "dealer",
         "discards",
@@ -296,7 +363,6 @@ class Cards(State):
         "scores",
         "seats",
         "settings",
-        "slots",
         "stock",
         "target",
         "total",
@@ -347,17 +413,21 @@ class Cards(State):
         *,
         log: bool = True,
     ) -> None:
-        self.seats = self.check_seats(seats)
-        self.settings = self.settings_for(seats, settings)
+        # a new game must not pay for validation: the usual seat count and the
+        # default table are known good (check_settings gives the same dict)
+        if type(seats) is not int or not 2 <= seats <= 4:
+            self.check_seats(seats)
+        self.seats = seats
+        self.settings = self.settings_for(seats, settings) if settings else dict(SETTINGS_DEFAULTS)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
         self.hs: int = self.settings["hand_size"]
-        # RULES.md §2 Settings: Deal-Seven never draws, not even on a go
-        self.draws: bool = self.hs == 5
+        # the hand size a play draws back up to; RULES.md §2 Settings: Deal-Seven
+        # never draws, not even on a go (0)
+        self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
-        self._pending = list(deals)
-        self._pending.reverse()  # pop() takes the next one
+        self._pending = list(reversed(deals)) if deals else []  # pop() takes the next one
         self._rng = rng
         self._log: list[CardAction] | None = [] if log else None
         self._deals: list[CardDeal] | None = [] if log else None
@@ -373,15 +443,17 @@ class Cards(State):
         self.pend: list[int] = []
         # how the last window closed, to say why a late claim or call finds nothing
         self.closed: Closed | None = None
-        self._reset_round()
+        # the round's fields are set by the first deal, or by _next_round while it
+        # is awaited (new, start and sample see to it)
 
     def _reset_round(self) -> None:
         n = self.seats
-        self.hands = [0] * n
+        # per seat, the card ids held, in id order (that is, by rank)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
         self.held = 0  # cards in all hands together
-        # per seat, one entry per hidden card: the least value it is known to
-        # have (0: nothing known), highest first; learned from gos (public)
-        self.slots: list[list[int]] = [[] for _ in range(n)]
+        # per seat, the least values some of its hidden cards are known to have,
+        # highest first, learned from gos (public); its other cards are unknown
+        self.bounds: list[tuple[int, ...]] = [()] * n
         self.stock: list[int] = []  # top at the end
         self.pile: list[int] = []
         self.discards: list[int] = []  # cards of this round's closed piles
@@ -458,9 +530,9 @@ class Cards(State):
         c.pend_seat = self.pend_seat
         c.pend = self.pend[:]
         c.closed = self.closed
-        c.hands = self.hands[:]
+        c.hands = [h[:] for h in self.hands]
         c.held = self.held
-        c.slots = [x[:] for x in self.slots]
+        c.bounds = self.bounds[:]
         c.stock = self.stock[:]
         c.pile = self.pile[:]
         c.discards = self.discards[:]
@@ -529,28 +601,41 @@ class Cards(State):
 
         Tied seats draw again among themselves; suits never matter.
         """
-        candidates = list(range(self.seats))
+        candidates: Sequence[int] = _SEATS[self.seats]
         randrange = rng.randrange
-        while len(candidates) > 1:
-            drawn: list[int] = []  # distinct cards from one deck
-            while len(drawn) < len(candidates):
+        while True:
+            drawn: list[int] = []  # distinct cards from one deck, one per candidate
+            top = -1
+            tied: list[int] = []
+            for s in candidates:
                 c = randrange(N_CARDS)
-                if c not in drawn:
-                    drawn.append(c)
-            best = max(drawn) // 4
-            candidates = [s for s, c in zip(candidates, drawn, strict=True) if c // 4 == best]
-        return candidates[0]
+                while c in drawn:
+                    c = randrange(N_CARDS)
+                drawn.append(c)
+                rank = c >> 2
+                if rank > top:
+                    top = rank
+                    tied = [s]
+                elif rank == top:
+                    tied.append(s)
+            if len(tied) == 1:
+                return tied[0]
+            candidates = tied
 
     def _random_deal(self, rng: random.Random, dealer: int) -> CardDeal:
         # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
         # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
         # leaves it uniformly shuffled, so it is not drawn.
-        deck = list(range(N_CARDS))
+        deck = _DECK[:]
         rng.shuffle(deck)
+        cards = tuple(deck)
         n = self.seats
         dealt = n * self.hs
-        hands = tuple(tuple(deck[(s - dealer - 1) % n : dealt : n]) for s in range(n))
-        return CardDeal(hands, tuple(deck[dealt:]), dealer)
+        hands = []
+        for start in _DEAL_STARTS[n][dealer]:
+            hands.append(cards[start:dealt:n])
+        # the tuple CardDeal(...) makes, without its Python-level __new__
+        return _tuple_new(CardDeal, (tuple(hands), cards[dealt:], dealer))
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
@@ -561,7 +646,10 @@ class Cards(State):
                 dealer = self._high_card_draw(self._rng)
             else:
                 dealer = (self.dealer + 1) % self.seats
-            return self._begin(self._random_deal(self._rng, dealer))
+            # a deal made here is right by construction: nothing to check
+            return self._start_round(self._random_deal(self._rng, dealer), dealer)
+        if self.hand_no < 0:
+            self._reset_round()  # no round yet: an empty table
         self.awaiting = True
         return []
 
@@ -595,42 +683,47 @@ class Cards(State):
     def _begin(self, deal: CardDeal) -> list[Event]:
         self._check_deal(deal)
         # RULES.md §2 Deal: the deal passes to the next seat each round
-        self.dealer = (
-            deal.dealer if self.dealer < 0 and deal.dealer is not None else (self.dealer + 1)
-        ) % self.seats
+        if self.dealer < 0 and deal.dealer is not None:
+            return self._start_round(deal, deal.dealer % self.seats)
+        return self._start_round(deal, (self.dealer + 1) % self.seats)
+
+    def _start_round(self, deal: CardDeal, dealer: int) -> list[Event]:
+        """Start a round with ``deal`` (checked, or dealt here), ``dealer`` dealing."""
+        n = self.seats
+        k = self.hs
+        self.dealer = dealer
         self.awaiting = False
         self.hand_no += 1
-        k = self.hs
+        private: dict[int, JSON] = {}
         hands = []
-        for h in deal.hands:
-            m = 0
-            for c in h:
-                m |= 1 << c
-            hands.append(m)
+        for s, h in enumerate(deal.hands):
+            private[s] = {"cards": [CARD_STR[c] for c in h]}
+            hands.append(sorted(h))
         self.hands = hands
-        self.slots = [[0] * k for _ in hands]
-        self.held = k * self.seats
-        self.stock = list(reversed(deal.stock))
+        self.bounds = [()] * n
+        self.held = k * n
+        stock = list(deal.stock)
+        stock.reverse()  # top at the end
+        self.stock = stock
         self.pile = []
         self.discards = []
         self.total = 0
         self.last = -1
         self.gone = 0
         # RULES.md §2 Deal: the player after the dealer leads
-        self.leader = self.turn = (self.dealer + 1) % self.seats
+        leader = dealer + 1 if dealer + 1 < n else 0
+        self.leader = self.turn = leader
         if self._deals is not None:
             self._deals.append(deal)
         return [
             {
                 "type": "deal",
                 "round": self.hand_no,
-                "dealer": self.dealer,
-                "leader": self.leader,
-                "stock": len(self.stock),
-                "hand_sizes": [k] * self.seats,
-                "private": {
-                    s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(deal.hands)
-                },
+                "dealer": dealer,
+                "leader": leader,
+                "stock": len(stock),
+                "hand_sizes": [k] * n,
+                "private": private,
             }
         ]
 
@@ -655,8 +748,7 @@ class Cards(State):
         return self.turn if self.turn >= 0 and not self.over else None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        if self.over:
-            return []
+        # a game that is over has no turn and no pending score (see _win): nothing is legal
         turn = self.turn
         ps = self.pend_seat
         if seat is not None and seat != turn:
@@ -665,64 +757,51 @@ class Cards(State):
             return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
         out: list[Action] = []
         if turn >= 0:
+            hand = self.hands[turn]
             total = self.total
-            limit = self.limit
-            fits = self.hands[turn] & FIT[limit - total]
-            if not fits:
-                out.append(_GO[turn])
-            else:
-                plays = _PLAY[turn]
+            room = self.limit - total
+            # the cards worth at most room (< 10) are the hand's ids below 4 * room
+            if hand and (room >= 10 or hand[0] < 4 * room):
+                ways: _Ways
                 if not self.muggins:
-                    claimable = 0
+                    ways = _NO_CLAIM[turn]
                 elif self.mol and self.held == 1 and (not self.draws or not self.stock):
-                    claimable = fits  # the round's final card scores 'last', to be claimed
+                    ways = _ALL_CLAIM[turn]  # the round's final card scores 'last'
                 else:
-                    claimable = fits & SCORING[limit][total]
-                append = out.append
-                while fits:
-                    low = fits & -fits
-                    fits ^= low
-                    pair = plays[low.bit_length() - 1]
-                    append(pair[0])
-                    if low & claimable:
-                        append(pair[1])
+                    ways = _OPTIONS[self.limit][turn][total]
+                # by rank, each play followed by its claiming form when it scores
+                if room >= 10:
+                    for c in hand:
+                        out += ways[c]
+                else:
+                    cut = 4 * room
+                    for c in hand:
+                        if c >= cut:
+                            break
+                        out += ways[c]
+            else:
+                out.append(_GO[turn])
         if ps >= 0:
             # RULES.md §2 muggins rule: the scorer may claim, the others call
-            for j in self.to_act if seat is None else (seat,):
-                out.append(_CLAIM[j] if j == ps else _MUGGINS[j])
+            if seat is None:
+                out += _WINDOW[self.seats][turn if turn >= 0 else 0][ps]
+            else:
+                out.append(_CLAIM[seat] if seat == ps else _MUGGINS[seat])
         return out
 
     def hand_cards(self, seat: int) -> list[str]:
         """A seat's cards in notation, by rank."""
-        return [CARD_STR[c] for c in cards_of(self.hands[seat])]
+        return [CARD_STR[c] for c in self.hands[seat]]
 
     def _next_active(self, s: int) -> int:
         """The first seat after ``s`` holding cards (``s`` itself last); -1 if none."""
-        n = self.seats
         hands = self.hands
-        for i in range(1, n + 1):
-            j = (s + i) % n
+        for j in _AFTER[self.seats][s]:
             if hands[j]:
                 return j
         return -1
 
     # ------------------------------------------------------------ playing
-
-    def apply(self, action: Action) -> list[Event]:
-        if not isinstance(action, CardAction):
-            raise IllegalAction(f"{action!r} is not a cards action")
-        kind = action.type
-        if kind == "play":
-            events = self._play(action)
-        elif kind == "go":
-            events = self._go(action.seat)
-        elif kind == "claim":
-            events = self._claim(action.seat)
-        else:
-            events = self._call(action.seat)
-        if self._log is not None:
-            self._log.append(action)
-        return events
 
     def _refuse_turn(self, s: int, verb: str) -> None:
         if self.over:
@@ -737,14 +816,15 @@ class Cards(State):
             turn=self.turn,
         )
 
-    def _close_window(self, events: list[Event], by: int, card: int = -1) -> None:
-        # RULES.md §2 muggins rule: the next play or go closes the window
+    def _close_window(self, by: int, card: int = -1) -> Event:
+        """RULES.md §2 muggins rule: the next play or go closes the window; its event."""
         points = sum(self.pend)
-        events.append({"type": "lost", "seat": self.pend_seat, "points": points})
+        lost = {"type": "lost", "seat": self.pend_seat, "points": points}
         how = "play" if card >= 0 else "go"
         self.closed = Closed(self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
         self.pend_seat = -1
         self.pend = []
+        return lost
 
     def _win(self, s: int, events: list[Event]) -> None:
         # RULES.md §2 Winning: the first credit that reaches the target wins at once
@@ -755,24 +835,10 @@ class Cards(State):
         self.pend = []
         events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
 
-    def _draw(self, s: int, events: list[Event]) -> None:
-        c = self.stock.pop()
-        self.hands[s] |= 1 << c
-        self.held += 1
-        self.slots[s].append(0)
-        events.append(
-            {
-                "type": "draw",
-                "seat": s,
-                "stock": len(self.stock),
-                "private": {s: {"card": CARD_STR[c]}},
-            }
-        )
-
     def _refuse_play(self, s: int, c: int) -> None:
         if s != self.turn:
             self._refuse_turn(s, f"play {CARD_STR[c]}")
-        if not self.hands[s] >> c & 1:
+        if c not in self.hands[s]:
             raise IllegalAction(
                 f"seat {s} cannot play {CARD_STR[c]}: it does not hold that card",
                 "not_held",
@@ -801,48 +867,34 @@ class Cards(State):
             total=t,
         )
 
-    def _play(self, action: CardAction) -> list[Event]:
+    def apply(self, action: Action) -> list[Event]:
+        if not isinstance(action, CardAction):
+            raise IllegalAction(f"{action!r} is not a cards action")
+        kind = action.type
+        events: list[Event]
+        if kind != "play":
+            if kind == "go":
+                events = self._go(action.seat)
+            elif kind == "claim":
+                events = self._claim(action.seat)
+            else:
+                events = self._call(action.seat)
+            if self._log is not None:
+                self._log.append(action)
+            return events
+        # A play (most actions) is worked out here, not in a method of its own: one
+        # call less per action is a share of `taverna bench cards` worth having.
         s = action.seat
         c = action.card
-        hands = self.hands
-        hand = hands[s]
+        hand = self.hands[s]
         total = self.total + VALUE[c]
-        limit = self.limit
-        if s != self.turn or not hand >> c & 1 or total > limit:
+        if s != self.turn or total > self.limit or c not in hand:
             self._refuse_play(s, c)
-        stock = self.stock
-        held = self.held - 1
-        draws = self.draws
-        # RULES.md §2 Closing a pile: the round's final card leaves nothing to hold or draw
-        final = not held and (not stock or not draws)
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
-        points = 2 if total == limit else total if total % 5 == 0 else 0
+        points = _POINTS[self.limit][total]
         claim = action.claim
-        if claim and (not self.muggins or not (points or (final and total != limit and self.mol))):
-            self._refuse_claim(s, c, total)
-        events: list[Event] = []
-        if self.pend_seat >= 0:
-            self._close_window(events, s, c)
-        hand ^= 1 << c
-        hands[s] = hand
-        self.held = held
-        self.pile.append(c)
-        self.total = total
-        self.last = s
-        self.gone = 0
-        slots = self.slots[s]
-        if slots[0]:
-            # the card came from a hidden card known to be worth at least m <= its
-            # value; dropping the tightest such bound keeps the rest true (high to low)
-            v = VALUE[c]
-            for i, m in enumerate(slots):
-                if m <= v:
-                    del slots[i]
-                    break
-            else:
-                slots.pop()
-        else:
-            slots.pop()
+        if claim:
+            self._check_claim(s, c, total, points)
         event: Event = {
             "type": "play",
             "seat": s,
@@ -851,48 +903,59 @@ class Cards(State):
             "points": points,
             "credit": 0,
         }
-        events.append(event)
+        events = [self._close_window(s, c), event] if self.pend_seat >= 0 else [event]
+        bounds = self.bounds[s]
+        if bounds:
+            # usually the card meets the tightest bound, the first (see _bounds_after_play)
+            v = VALUE[c]
+            self.bounds[s] = (
+                bounds[1:] if bounds[0] <= v else _bounds_after_play(bounds, v, len(hand))
+            )
+        hand.remove(c)
+        held = self.held - 1
+        self.pile.append(c)
+        self.total = total
+        self.last = s
+        self.gone = 0
         if points:
-            if claim:
-                event["claim"] = True
+            if claim or not self.muggins:
+                if claim:
+                    event["claim"] = True
                 event["credit"] = points
                 self.scores[s] += points
                 if self.scores[s] >= self.target:
+                    self.held = held
                     self._win(s, events)
+                    if self._log is not None:
+                        self._log.append(action)
                     return events
-            elif self.muggins:
+            else:
                 event["pending"] = points
                 self.pend_seat = s
                 self.pend = [points]
-            else:
-                event["credit"] = points
-                self.scores[s] += points
-                if self.scores[s] >= self.target:
-                    self._win(s, events)
-                    return events
         elif claim:
             event["claim"] = True
-        if stock and draws:
-            # RULES.md §2 Play: draw back up to hand_size while the stock lasts
-            size = self.hs
-            while stock and hand.bit_count() < size:
-                d = stock.pop()
-                hand |= 1 << d
-                held += 1
-                slots.append(0)
-                events.append(
-                    {
-                        "type": "draw",
-                        "seat": s,
-                        "stock": len(stock),
-                        "private": {s: {"card": CARD_STR[d]}},
-                    }
-                )
-            hands[s] = hand
-            self.held = held
-        if final:
+        stock = self.stock
+        if stock and len(hand) < self.draws:
+            # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
+            # is one card: while there is stock every hand holds hand_size or more
+            # (a go adds one), so a play leaves at most one to draw.
+            d = stock.pop()
+            insort(hand, d)
+            held += 1
+            events.append(
+                {
+                    "type": "draw",
+                    "seat": s,
+                    "stock": len(stock),
+                    "private": _DRAWN[s][d],
+                }
+            )
+        self.held = held
+        if not held:
+            # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
             self._close_final(s, total, claim, events)
-        elif total == limit:
+        elif total == self.limit:
             # RULES.md §2 Closing a pile: exactly the limit closes it at once
             events.append(
                 {
@@ -906,11 +969,25 @@ class Cards(State):
                 }
             )
         else:
-            j = s + 1
-            if j == self.seats:
-                j = 0
-            self.turn = j if hands[j] else self._next_active(s)
+            j = _NEXT[self.seats][s]
+            self.turn = j if self.hands[j] else self._next_active(s)
+        if self._log is not None:
+            self._log.append(action)
         return events
+
+    def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
+        """A play with ``claim`` claims what it scores: refuse it when that is nothing.
+
+        That is its points, or the 'last' point of the round's final card when
+        ``muggins_on_last`` is on (RULES.md §2 muggins rule).
+        """
+        if not self.muggins:
+            self._refuse_claim(s, c, total)
+        if points:
+            return
+        final = self.held == 1 and (not self.stock or not self.draws)
+        if not (final and total != self.limit and self.mol):
+            self._refuse_claim(s, c, total)
 
     def _close_final(self, s: int, total: int, claim: bool, events: list[Event]) -> None:
         # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or only the limit's 2
@@ -954,31 +1031,47 @@ class Cards(State):
             self._refuse_turn(s, "go")
         limit = self.limit
         total = self.total
-        fits = self.hands[s] & FIT[limit - total]
-        if fits:
-            c = (fits & -fits).bit_length() - 1
+        hand = self.hands[s]
+        if hand and hand[0] < CUT[limit - total]:
+            c = hand[0]
             raise IllegalAction(
                 f"seat {s} cannot go: {CARD_STR[c]} fits under {limit} (total {total})",
                 "must_play",
                 card=CARD_STR[c],
             )
-        events: list[Event] = []
-        if self.pend_seat >= 0:
-            self._close_window(events, s)
+        events: list[Event] = [self._close_window(s)] if self.pend_seat >= 0 else []
         # public now: every card seat s holds is worth more than limit - total
         least = limit - total + 1
-        slots = self.slots[s]
-        if slots and slots[-1] < least:
-            self.slots[s] = [m if m > least else least for m in slots]
+        bounds = self.bounds[s]
+        if not bounds:
+            self.bounds[s] = (least,) * len(hand)
+        elif len(bounds) < len(hand) or bounds[-1] < least:
+            self.bounds[s] = tuple(
+                [m if m > least else least for m in bounds] + [least] * (len(hand) - len(bounds))
+            )
         events.append({"type": "go", "seat": s, "total": total})
-        if self.draws and self.stock:
-            self._draw(s, events)  # RULES.md §2 Play: a go draws one card while any is left
+        stock = self.stock
+        if stock and self.draws:
+            # RULES.md §2 Play: a go draws one card while any is left
+            d = stock.pop()
+            insort(hand, d)
+            self.held += 1
+            events.append(
+                {
+                    "type": "draw",
+                    "seat": s,
+                    "stock": len(stock),
+                    "private": _DRAWN[s][d],
+                }
+            )
         gone = self.gone | 1 << s
         self.gone = gone
         # The gos since the last card run round the active seats in turn order, and
         # nobody becomes active or inactive during such a run (only plays empty a
         # hand), so every active seat has said go exactly when the next one has.
-        nxt = self._next_active(s)
+        nxt = _NEXT[self.seats][s]
+        if not self.hands[nxt]:
+            nxt = self._next_active(s)
         if not gone >> nxt & 1:
             self.turn = nxt
             return events
@@ -1049,30 +1142,31 @@ class Cards(State):
             f"seat {s} cannot {verb}: nothing to claim, {fate}{now}", "window_closed", **params
         )
 
-    def _settle(self, s: int, events: list[Event], event: Event) -> list[Event]:
+    def _settle(self, s: int, event: Event) -> list[Event]:
         """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
         self.closed = Closed(
             self.pend_seat, sum(self.pend), "claim" if s == self.pend_seat else "muggins", s, None
         )
+        scores = self.scores
+        target = self.target
         credited = 0
-        won = False
         for p in self.pend:
-            self.scores[s] += p
+            scores[s] += p
             credited += p
-            if self.scores[s] >= self.target:
-                won = True
+            if scores[s] >= target:
                 break
         event["credit"] = credited
         self.pend_seat = -1
         self.pend = []
-        events.append(event)
-        if won:
+        events = [event]
+        if scores[s] >= target:
             self._win(s, events)
         return events
 
     def _claim(self, s: int) -> list[Event]:
-        owner = self._check_window(s, "claim")
-        if owner != s:
+        # a pending score is only ever set at a Muggins table whose game goes on
+        if self.pend_seat != s:
+            owner = self._check_window(s, "claim")
             closed = self.closed
             if closed is not None and closed.owner == s:
                 # its own window closed while the claim was on its way; this one is another's
@@ -1085,11 +1179,12 @@ class Cards(State):
                 owner=owner,
                 points=sum(self.pend),
             )
-        return self._settle(s, [], {"type": "claim", "seat": s, "points": sum(self.pend)})
+        return self._settle(s, {"type": "claim", "seat": s, "points": sum(self.pend)})
 
     def _call(self, s: int) -> list[Event]:
-        owner = self._check_window(s, "call muggins")
-        if owner == s:
+        owner = self.pend_seat
+        if owner < 0 or owner == s:
+            self._check_window(s, "call muggins")
             closed = self.closed
             if closed is not None and closed.owner != s:
                 # the score it called on is gone; the one waiting now is its own
@@ -1100,7 +1195,7 @@ class Cards(State):
                 points=sum(self.pend),
             )
         return self._settle(
-            s, [], {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}
+            s, {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}
         )
 
     def _end_round(self, events: list[Event]) -> None:
@@ -1133,9 +1228,11 @@ class Cards(State):
             "gone": [j for j in range(self.seats) if self.gone >> j & 1],
             "discards": [CARD_STR[c] for c in self.discards],
             "stock": len(self.stock),
-            "hand_sizes": [h.bit_count() for h in self.hands],
+            "hand_sizes": [len(h) for h in self.hands],
             # public knowledge from gos: per hidden card, the least value it can have
-            "min_values": [x[:] for x in self.slots],
+            "min_values": [
+                [*b, *[0] * (len(h) - len(b))] for h, b in zip(self.hands, self.bounds, strict=True)
+            ],
             "pending": (
                 {"seat": self.pend_seat, "points": sum(self.pend), "credits": self.pend[:]}
                 if self.pend_seat >= 0
@@ -1183,23 +1280,18 @@ class Cards(State):
         if pending is not None:
             state.pend_seat = pending["seat"]
             state.pend = list(pending["credits"])
-        own = 0
-        for text in view["hand"]:
-            own |= 1 << card_id(text)
-        known = own
-        for c in state.pile:
-            known |= 1 << c
-        for c in state.discards:
-            known |= 1 << c
-        unknown = cards_of(ALL_CARDS & ~known)
-        state.slots = [list(x) for x in view["min_values"]]
-        hands = [0] * seats
+        own = sorted(card_id(text) for text in view["hand"])
+        known = {*own, *state.pile, *state.discards}
+        unknown = [c for c in range(N_CARDS) if c not in known]
+        min_values = view["min_values"]
+        state.bounds = [tuple(m for m in x if m) for x in min_values]
+        hands: list[list[int]] = [[] for _ in range(seats)]
         hands[seat] = own
         # most constrained hidden cards first: with bounds of the form "worth at
         # least m", a card fitting a tight bound fits every looser one, so this
         # greedy choice never strands a later slot
         wanted = sorted(
-            ((m, s) for s in range(seats) if s != seat for m in state.slots[s]), reverse=True
+            ((m, s) for s in range(seats) if s != seat for m in min_values[s]), reverse=True
         )
         pool = unknown
         for m, s in wanted:
@@ -1207,10 +1299,12 @@ class Cards(State):
             if fits is not None and not fits:
                 raise ValueError("no deal of the unseen cards fits what the view shows")
             i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
-            hands[s] |= 1 << pool[i]
+            hands[s].append(pool[i])
             pool[i] = pool[-1]
             pool.pop()
         rng.shuffle(pool)
+        for h in hands:
+            h.sort()
         state.hands = hands
         state.held = sum(view["hand_sizes"])
         state.stock = pool
