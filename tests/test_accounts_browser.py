@@ -14,24 +14,11 @@ from typing import Any
 import pytest
 
 from .accounts_helpers import ACCOUNT_ENV, unique, wait_finished
+from .browser_helpers import chromium
 from .server_helpers import Server, database_url
 from .test_accounts_play import official_dominoes, play_all
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = "/usr/bin/chromium"
-# `make test` installs Debian's Chromium first (scripts/ensure-chromium.sh): a missing
-# browser is a failure here, not a skip
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")
@@ -43,10 +30,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium(playwright_api) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
