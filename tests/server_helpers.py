@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -47,6 +48,19 @@ def drop_database(url: str) -> None:
     schema = url.rsplit("%3D", 1)[1]
     with psycopg.connect(PG_BASE, autocommit=True) as conn:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@contextlib.contextmanager
+def own_server(kind: str, tmp_path: Any, **env: str) -> Iterator[Server]:
+    """A server of one's own on a fresh database (``kind`` sqlite or postgres),
+    stopped and its database dropped afterwards."""
+    url = database_url(kind, tmp_path)
+    srv = Server(url, **env).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        drop_database(url)
 
 
 class Server:

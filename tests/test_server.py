@@ -14,7 +14,7 @@ import pytest
 from taverna.games import event_for
 from taverna.games.record import load_record
 
-from .server_helpers import Person, Seat, Server, database_url, drop_database
+from .server_helpers import Person, Seat, Server, database_url, drop_database, own_server
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -304,9 +304,7 @@ def test_spectators_cannot_act(server: Server) -> None:
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_kill_9_mid_game_and_resume(kind: str, tmp_path: Any) -> None:
-    url = database_url(kind, tmp_path)
-    srv = Server(url).start()
-    try:
+    with own_server(kind, tmp_path) as srv:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", settings={"target": 80}, bots={1: "greedy"})
         tid = table["id"]
@@ -339,16 +337,11 @@ def test_kill_9_mid_game_and_resume(kind: str, tmp_path: Any) -> None:
         done = run(second())
         record = httpx.get(f"{srv.http}/api/games/{tid}/record").json()["record"]
         check_messages_against_record(done, record, 0)
-    finally:
-        srv.stop()
-        drop_database(url)
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_a_bot_takes_the_seat_after_the_grace_period(kind: str, tmp_path: Any) -> None:
-    url = database_url(kind, tmp_path)
-    srv = Server(url, TAVERNA_GRACE_SECONDS="1").start()
-    try:
+    with own_server(kind, tmp_path, TAVERNA_GRACE_SECONDS="1") as srv:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"})
         tid = table["id"]
@@ -369,16 +362,11 @@ def test_a_bot_takes_the_seat_after_the_grace_period(kind: str, tmp_path: Any) -
 
         table_msg = run(go())
         assert table_msg["seating"][0]["replaced"] and table_msg["seating"][0]["bot"] == "greedy"
-    finally:
-        srv.stop()
-        drop_database(url)
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
-    url = database_url(kind, tmp_path)
-    srv = Server(url).start()
-    try:
+    with own_server(kind, tmp_path) as srv:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=5)
         tid = table["id"]
@@ -398,9 +386,6 @@ def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
             await me.close()
 
         run(go())
-    finally:
-        srv.stop()
-        drop_database(url)
 
 
 def test_a_person_plays_cards_against_a_bot_to_the_end(server: Server) -> None:
@@ -511,9 +496,7 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_a_player_back_after_the_grace_period_gets_the_seat_back(kind: str, tmp_path: Any) -> None:
-    url = database_url(kind, tmp_path)
-    srv = Server(url, TAVERNA_GRACE_SECONDS="1").start()
-    try:
+    with own_server(kind, tmp_path, TAVERNA_GRACE_SECONDS="1") as srv:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
         tid = table["id"]
@@ -535,9 +518,6 @@ def test_a_player_back_after_the_grace_period_gets_the_seat_back(kind: str, tmp_
             await again.close()
 
         run(go())
-    finally:
-        srv.stop()
-        drop_database(url)
 
 
 def test_validation_errors_name_the_field_and_docs_work_offline(server: Server) -> None:
@@ -596,9 +576,8 @@ def test_automatic_moves_wait_while_a_card_score_is_unclaimed(server: Server) ->
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_leaving_stays_final_after_a_restart(kind: str, tmp_path: Any) -> None:
-    url = database_url(kind, tmp_path)
-    srv = Server(url, TAVERNA_BOT_DELAY="1").start()  # slow bots: the game is not over yet
-    try:
+    # slow bots: the game is not over yet when the server restarts
+    with own_server(kind, tmp_path, TAVERNA_BOT_DELAY="1") as srv:
         ana = Person(srv, "Ana")
         table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=600)
         tid = table["id"]
@@ -620,6 +599,3 @@ def test_leaving_stays_final_after_a_restart(kind: str, tmp_path: Any) -> None:
         assert welcome["seat"] is None and "hand" not in welcome["view"]
         seating = welcome["table"]["seating"][0]
         assert seating["replaced"] is True and seating["left"] is True and seating["bot"]
-    finally:
-        srv.stop()
-        drop_database(url)
