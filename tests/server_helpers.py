@@ -137,6 +137,14 @@ class Person:
         assert r.status_code == 201, r.text
         return r.json()["table"]
 
+    def play_at(self, game: str, **body: Any) -> str:
+        """Create a table, sit at seat 0 and start it (the other seats given to bots
+        in ``body``); its id."""
+        tid: str = self.create(game, **body)["id"]
+        self.sit(tid, 0)
+        self.start(tid)
+        return tid
+
     def sit(self, table: str, seat: int) -> dict[str, Any]:
         r = self.http.post(f"/api/tables/{table}/seats/{seat}")
         assert r.status_code == 200, r.text

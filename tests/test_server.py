@@ -162,10 +162,7 @@ def test_spectator_and_two_people_see_only_their_own(server: Server) -> None:
 
 def test_reconnect_in_the_middle_gets_exactly_what_it_missed(server: Server) -> None:
     ana = Person(server, "Ana")
-    table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
-    tid = table["id"]
-    ana.sit(tid, 0)
-    ana.start(tid)
+    tid = ana.play_at("dominoes", settings={"target": 60}, bots={1: "greedy"})
 
     async def go() -> Seat:
         me = Seat(server, tid, ana.cookie)
@@ -191,10 +188,7 @@ def test_reconnect_in_the_middle_gets_exactly_what_it_missed(server: Server) -> 
 
 def test_bad_input_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
     ana = Person(server, "Ana")
-    table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=600)
-    tid = table["id"]
-    ana.sit(tid, 0)
-    ana.start(tid)
+    tid = ana.play_at("dominoes", bots={1: "greedy"}, turn_seconds=600)
 
     async def go() -> None:
         me = Seat(server, tid, ana.cookie)
@@ -306,10 +300,7 @@ def test_spectators_cannot_act(server: Server) -> None:
 def test_kill_9_mid_game_and_resume(kind: str, tmp_path: Any) -> None:
     with own_server(kind, tmp_path) as srv:
         ana = Person(srv, "Ana")
-        table = ana.create("dominoes", settings={"target": 80}, bots={1: "greedy"})
-        tid = table["id"]
-        ana.sit(tid, 0)
-        ana.start(tid)
+        tid = ana.play_at("dominoes", settings={"target": 80}, bots={1: "greedy"})
 
         async def first() -> Seat:
             me = Seat(srv, tid, ana.cookie)
@@ -343,10 +334,7 @@ def test_kill_9_mid_game_and_resume(kind: str, tmp_path: Any) -> None:
 def test_a_bot_takes_the_seat_after_the_grace_period(kind: str, tmp_path: Any) -> None:
     with own_server(kind, tmp_path, TAVERNA_GRACE_SECONDS="1") as srv:
         ana = Person(srv, "Ana")
-        table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"})
-        tid = table["id"]
-        ana.sit(tid, 0)
-        ana.start(tid)
+        tid = ana.play_at("dominoes", settings={"target": 40}, bots={1: "greedy"})
 
         async def go() -> dict[str, Any]:
             me = Seat(srv, tid, ana.cookie)
@@ -368,10 +356,7 @@ def test_a_bot_takes_the_seat_after_the_grace_period(kind: str, tmp_path: Any) -
 def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
     with own_server(kind, tmp_path) as srv:
         ana = Person(srv, "Ana")
-        table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=5)
-        tid = table["id"]
-        ana.sit(tid, 0)
-        ana.start(tid)
+        tid = ana.play_at("dominoes", bots={1: "greedy"}, turn_seconds=5)
 
         async def go() -> None:
             me = Seat(srv, tid, ana.cookie)
@@ -390,10 +375,7 @@ def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
 
 def test_a_person_plays_cards_against_a_bot_to_the_end(server: Server) -> None:
     ana = Person(server, "Ana")
-    table = ana.create("cards", settings={"target": 31}, bots={1: "greedy"}, muggins_wait=0)
-    tid = table["id"]
-    ana.sit(tid, 0)
-    ana.start(tid)
+    tid = ana.play_at("cards", settings={"target": 31}, bots={1: "greedy"}, muggins_wait=0)
 
     async def go() -> Seat:
         me = Seat(server, tid, ana.cookie)
@@ -438,10 +420,7 @@ def test_two_people_and_two_bots_play_mus(server: Server) -> None:
 def test_a_person_plays_an_expert_bot(server: Server) -> None:
     """Expert bots think in a worker process; the game goes on to its end."""
     ana = Person(server, "Ana")
-    table = ana.create("dominoes", settings={"target": 30}, bots={1: "expert"})
-    tid = table["id"]
-    ana.sit(tid, 0)
-    ana.start(tid)
+    tid = ana.play_at("dominoes", settings={"target": 30}, bots={1: "expert"})
 
     async def go() -> Seat:
         me = Seat(server, tid, ana.cookie)
@@ -464,10 +443,7 @@ def test_a_person_plays_an_expert_bot(server: Server) -> None:
 
 def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
     ana = Person(server, "Ana")
-    table = ana.create("dominoes", settings={"target": 40}, bots={1: "greedy"}, turn_seconds=600)
-    tid = table["id"]
-    ana.sit(tid, 0)
-    ana.start(tid)
+    tid = ana.play_at("dominoes", settings={"target": 40}, bots={1: "greedy"}, turn_seconds=600)
 
     async def go() -> None:
         me = Seat(server, tid, ana.cookie)
@@ -498,10 +474,7 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot(server: Server) -> None:
 def test_a_player_back_after_the_grace_period_gets_the_seat_back(kind: str, tmp_path: Any) -> None:
     with own_server(kind, tmp_path, TAVERNA_GRACE_SECONDS="1") as srv:
         ana = Person(srv, "Ana")
-        table = ana.create("dominoes", settings={"target": 60}, bots={1: "greedy"})
-        tid = table["id"]
-        ana.sit(tid, 0)
-        ana.start(tid)
+        tid = ana.play_at("dominoes", settings={"target": 60}, bots={1: "greedy"})
 
         async def go() -> None:
             me = Seat(srv, tid, ana.cookie)
@@ -534,7 +507,7 @@ def test_automatic_moves_wait_while_a_card_score_is_unclaimed(server: Server) ->
     """PLATFORM.md: while a score is unclaimed, bots (their calls too) wait `muggins_wait`,
     so a person has the time to claim late; at three seats two bots could call."""
     ana = Person(server, "Ana")
-    table = ana.create(
+    tid = ana.play_at(
         "cards",
         seats=3,
         bots={1: "greedy", 2: "greedy"},
@@ -542,9 +515,6 @@ def test_automatic_moves_wait_while_a_card_score_is_unclaimed(server: Server) ->
         muggins_wait=1.5,
         turn_seconds=600,
     )
-    tid = table["id"]
-    ana.sit(tid, 0)
-    ana.start(tid)
 
     async def go() -> float:
         me = Seat(server, tid, ana.cookie)
@@ -579,10 +549,7 @@ def test_leaving_stays_final_after_a_restart(kind: str, tmp_path: Any) -> None:
     # slow bots: the game is not over yet when the server restarts
     with own_server(kind, tmp_path, TAVERNA_BOT_DELAY="1") as srv:
         ana = Person(srv, "Ana")
-        table = ana.create("dominoes", bots={1: "greedy"}, turn_seconds=600)
-        tid = table["id"]
-        ana.sit(tid, 0)
-        ana.start(tid)
+        tid = ana.play_at("dominoes", bots={1: "greedy"}, turn_seconds=600)
         r = ana.http.delete(f"/api/tables/{tid}/seats/0")
         assert r.status_code == 200 and r.json()["table"]["seating"][0]["left"] is True
         srv.kill()  # SIGKILL, then the tables resume from the database
