@@ -43,6 +43,7 @@ from .base import (
 #: tile id -> (low pip, high pip)
 TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
 N_TILES = len(TILES)
+_ALL_IDS = tuple(range(N_TILES))
 _ID = {(a, b): i for i, (a, b) in enumerate(TILES)} | {(b, a): i for i, (a, b) in enumerate(TILES)}
 #: pips of a tile in one 7-bit mask, to test it against excluded pips
 PIP_MASK = tuple((1 << a) | (1 << b) for a, b in TILES)
@@ -50,6 +51,8 @@ PIP_MASK = tuple((1 << a) | (1 << b) for a, b in TILES)
 MATCH = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7))
 TILE_SUM = tuple(a + b for a, b in TILES)
 IS_DOUBLE = tuple(a == b for a, b in TILES)
+#: BIT[t] == 1 << t, prebuilt so the hot path allocates no shifted int
+BIT = tuple(1 << t for t in range(N_TILES))
 ALL_TILES = (1 << N_TILES) - 1
 LEFT, RIGHT = 0, 1
 END_NAMES = ("left", "right")
@@ -134,32 +137,42 @@ class DominoAction(Action):
         return self.type
 
 
-def _action_table() -> tuple[
-    list[DominoAction], list[DominoAction], list[list[list[list[DominoAction]]]]
-]:
-    """Prebuilt actions, so legal_actions allocates nothing but its list."""
-    draws = [DominoAction(s, "draw") for s in range(4)]
-    passes = [DominoAction(s, "pass") for s in range(4)]
-    # PLAYS[seat][tile][end_pip_slot]: the placement of tile at an end showing pip p
-    plays: list[list[list[list[DominoAction]]]] = []
+PlaceTable = list[list[list[tuple[DominoAction, ...]]]]
+
+
+def _placed(seat: int, tile: int, end: int, pip: int) -> tuple[DominoAction, ...]:
+    """``()``, or the placement of ``tile`` at an ``end`` showing ``pip``,
+    written as the tile lies in the line, left to right."""
+    a, b = TILES[tile]
+    if pip not in (a, b):
+        return ()
+    other = a + b - pip
+    pair = (other, pip) if end == LEFT else (pip, other)
+    return (DominoAction(seat, "play", *pair, end),)
+
+
+def _placement_table() -> PlaceTable:
+    """PLACE[seat][left * 7 + right][tile]: the placements of tile on a line whose
+    ends show pips left and right, left end first, as legal_actions lists them.
+
+    Prebuilt, so legal_actions allocates nothing but its list.
+    """
+    table: PlaceTable = []
     for s in range(4):
-        per_tile = []
-        for a, b in TILES:
-            per_end: list[list[DominoAction]] = [[], []]
-            for end in (LEFT, RIGHT):
-                by_pip = []
-                for p in range(7):
-                    other = b if a == p else a
-                    # written as the tile lies in the line, left to right
-                    pair = (other, p) if end == LEFT else (p, other)
-                    by_pip.append(DominoAction(s, "play", pair[0], pair[1], end))
-                per_end[end] = by_pip
-            per_tile.append(per_end)
-        plays.append(per_tile)
-    return draws, passes, plays
+        at = [[[_placed(s, t, end, p) for t in range(N_TILES)] for p in range(7)] for end in (0, 1)]
+        table.append(
+            [
+                [x + y for x, y in zip(at[LEFT][left], at[RIGHT][right], strict=True)]
+                for left in range(7)
+                for right in range(7)
+            ]
+        )
+    return table
 
 
-_DRAW, _PASS, _PLAYS = _action_table()
+_DRAW = [DominoAction(s, "draw") for s in range(4)]
+_PASS = [DominoAction(s, "pass") for s in range(4)]
+_PLACE = _placement_table()
 #: the opening placement of each tile, written high pip first
 _OPENINGS = [[DominoAction(s, "play", b, a) for a, b in TILES] for s in range(4)]
 
@@ -407,11 +420,11 @@ class Dominoes(State):
     # ----------------------------------------------------------- dealing
 
     def _random_deal(self, rng: random.Random, opener: int | None) -> DominoDeal:
-        tiles = list(range(N_TILES))
+        tiles = list(_ALL_IDS)
         rng.shuffle(tiles)
-        k = self.hand_size(self.seats)
         n = self.seats
-        hands = tuple(tuple(tiles[i * k : (i + 1) * k]) for i in range(n))
+        k = 7 if n == 2 else 5  # hand_size
+        hands = tuple([tuple(tiles[i * k : i * k + k]) for i in range(n)])
         if opener is None:
             # RULES.md §1 Opener: a neutral draw, every seat equally likely
             opener = rng.randrange(n)
@@ -457,12 +470,8 @@ class Dominoes(State):
         self.awaiting = False
         self.hand_no += 1
         k = self.hand_size(self.seats)
-        for s, h in enumerate(deal.hands):
-            m = 0
-            for t in h:
-                m |= 1 << t
-            self.hands[s] = m
-            self.slots[s] = [0] * k
+        self.hands = [sum(map(BIT.__getitem__, h)) for h in deal.hands]  # distinct bits: sum is or
+        self.slots = [[0] * k for _ in deal.hands]
         self.bone = list(reversed(deal.boneyard))
         self.opener = self.turn = opener
         if self._deals is not None:
@@ -475,7 +484,8 @@ class Dominoes(State):
                 "boneyard": len(self.bone),
                 "hand_sizes": [k] * self.seats,
                 "private": {
-                    s: {"tiles": [tile_str(t) for t in h]} for s, h in enumerate(deal.hands)
+                    s: {"tiles": list(map(TILE_STR.__getitem__, h))}
+                    for s, h in enumerate(deal.hands)
                 },
             }
         ]
@@ -488,36 +498,26 @@ class Dominoes(State):
             return ()
         return (self.turn,)
 
-    def _placements(self, seat: int, mask: int) -> list[DominoAction]:
-        L, R = self.left, self.right
-        plays = _PLAYS[seat]
-        out = []
-        while mask:
-            low = mask & -mask
-            t = low.bit_length() - 1
-            mask ^= low
-            a, b = TILES[t]
-            if a == L or b == L:
-                out.append(plays[t][LEFT][L])
-            if a == R or b == R:
-                out.append(plays[t][RIGHT][R])
-        return out
-
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        if self.over or self.awaiting:
-            return []
         s = self.turn
-        if seat is not None and seat != s:
+        if self.over or self.awaiting or (seat is not None and seat != s):
             return []
-        if self.left < 0:
+        L = self.left
+        if L < 0:
             opening = _OPENINGS[s]
             return [opening[t] for t in tiles_of(self.hands[s])]
-        if self.must >= 0:
-            return list(self._placements(s, 1 << self.must))
-        mask = self.hands[s] & (MATCH[self.left] | MATCH[self.right])
-        if mask:
-            return list(self._placements(s, mask))
-        return [_DRAW[s] if self.bone else _PASS[s]]
+        R = self.right
+        must = self.must
+        mask = BIT[must] if must >= 0 else self.hands[s] & (MATCH[L] | MATCH[R])
+        if not mask:
+            return [_DRAW[s] if self.bone else _PASS[s]]
+        place = _PLACE[s][L * 7 + R]
+        out: list[Action] = []
+        while mask:
+            low = mask & -mask
+            out += place[low.bit_length() - 1]
+            mask ^= low
+        return out
 
     def hand_tiles(self, seat: int) -> list[str]:
         return [tile_str(t) for t in tiles_of(self.hands[seat])]
@@ -541,22 +541,13 @@ class Dominoes(State):
     # ------------------------------------------------------------ playing
 
     def apply(self, action: Action) -> list[Event]:
+        # The hot path of every search: playing and drawing are written out here
+        # rather than in helpers (a Python call costs about as much as a draw).
         if not isinstance(action, DominoAction):
             raise IllegalAction(f"{action!r} is not a dominoes action")
         s = action.seat
-        kind = action.type
-        if self.over:
-            raise IllegalAction(f"seat {s} cannot {kind}: the game is over", "game_over")
-        if self.awaiting:
-            raise IllegalAction(
-                f"seat {s} cannot {kind}: the next hand has not been dealt", "not_dealt"
-            )
-        if s != self.turn:
-            raise IllegalAction(
-                f"seat {s} cannot {kind}: it is seat {self.turn}'s turn",
-                "not_your_turn",
-                turn=self.turn,
-            )
+        if s != self.turn or self.over or self.awaiting:
+            self._refuse_turn(s, action.type)
         # A queued deal whose opener contradicts the rules is refused when this
         # action ends the hand; undo the half-played action then (replays only).
         snapshot = (
@@ -564,20 +555,136 @@ class Dominoes(State):
             if self._pending and (len(self.slots[s]) == 1 or len(self.bone) <= 1)
             else None
         )
+        log = self._log
         try:
-            if kind == "play":
-                events = self._play(s, action)
-            elif kind == "draw":
-                events = self._draw(s)
+            if action.type == "play":
+                t = action.tile
+                hand = self.hands[s]
+                bit = BIT[t]
+                if not hand & bit or 0 <= self.must != t:
+                    self._refuse_tile(s, t)
+                dbl = IS_DOUBLE[t]
+                L = self.left
+                end = action.end
+                if L < 0:
+                    # RULES.md §4: the first tile as written sets the ends
+                    L, R = self.left, self.right = action.a, action.b
+                    self.ldbl = self.rdbl = dbl
+                    self.line_right.append(L * 7 + R)
+                    end = None
+                    count = L + R  # RULES.md §1 Count: a lone tile counts once
+                else:
+                    R = self.right
+                    if end is None:
+                        end = self._only_end(s, t, L, R)
+                    elif not PIP_MASK[t] >> (L if end == LEFT else R) & 1:
+                        self._refuse_end(s, t, end)
+                    # RULES.md §1 Count: the open ends, a double at an end counting both halves
+                    if end == LEFT:
+                        self.line_left.append((TILE_SUM[t] - L) * 7 + L)
+                        self.left = L = TILE_SUM[t] - L
+                        self.ldbl = dbl
+                        count = (L << 1 if dbl else L) + (R << 1 if self.rdbl else R)
+                    else:
+                        self.line_right.append(R * 7 + TILE_SUM[t] - R)
+                        self.right = R = TILE_SUM[t] - R
+                        self.rdbl = dbl
+                        count = (L << 1 if self.ldbl else L) + (R << 1 if dbl else R)
+                self.hands[s] = hand = hand ^ bit
+                slots = self.slots[s]
+                if self._drew or not slots[0]:
+                    slots.pop()  # the drawn tile, or any slot when nothing is known
+                else:
+                    pm = PIP_MASK[t]
+                    for i, m in enumerate(slots):
+                        if not m & pm:
+                            del slots[i]
+                            break
+                self.must = -1
+                self._drew = False
+                credit = count if count % 5 == 0 and count else 0
+                events: list[Event] = [
+                    {
+                        "type": "play",
+                        "seat": s,
+                        "tile": TILE_STR[t],
+                        "end": None if end is None else END_NAMES[end],
+                        "count": count,
+                        "credit": credit,
+                    }
+                ]
+                if credit:
+                    scores = self.scores
+                    scores[s] += credit
+                    self.credits[s] += credit
+                    if scores[s] >= self.target:
+                        # RULES.md §1 Immediate end: no subtraction follows
+                        self.over = True
+                        self.winner = s
+                        events.append({"type": "game_end", "winner": s, "scores": scores[:]})
+                        if log is not None:
+                            log.append(action)
+                        return events
+                if not hand:
+                    events.extend(self._end_hand(s))
+                elif not self.bone and self._blocked():
+                    events.extend(self._end_hand(None))
+                else:
+                    self.turn = (s + 1) % self.seats
+            elif action.type == "draw":
+                L, R = self.left, self.right
+                if L < 0 or self.must >= 0 or self.hands[s] & (MATCH[L] | MATCH[R]):
+                    self._refuse_move(s, "draw")
+                bone = self.bone
+                if not bone:
+                    raise IllegalAction(
+                        f"seat {s} cannot draw: the boneyard is empty, it must pass",
+                        "boneyard_empty",
+                    )
+                t = bone.pop()
+                self.hands[s] |= BIT[t]
+                # Everybody now knows seat s held nothing matching either end.
+                x = (1 << L) | (1 << R)
+                slots = self.slots[s]
+                if slots and slots[0] & x != x:
+                    slots[:] = [m | x for m in slots]
+                slots.append(0)
+                self._drew = True
+                events = [
+                    {
+                        "type": "draw",
+                        "seat": s,
+                        "boneyard": len(bone),
+                        "private": {s: {"tile": TILE_STR[t]}},
+                    }
+                ]
+                if PIP_MASK[t] & x:
+                    self.must = t  # RULES.md §1 Play: a playable drawn tile is placed at once
+                elif not bone and self._blocked():
+                    events.extend(self._end_hand(None))
             else:
                 events = self._pass(s)
         except IllegalAction:
             if snapshot is not None:
                 self._restore(snapshot)
             raise
-        if self._log is not None:
-            self._log.append(action)
+        if log is not None:
+            log.append(action)
         return events
+
+    def _refuse_turn(self, s: int, kind: str) -> None:
+        """Raise why seat ``s`` may not act now (the game is over, no deal, not its turn)."""
+        if self.over:
+            raise IllegalAction(f"seat {s} cannot {kind}: the game is over", "game_over")
+        if self.awaiting:
+            raise IllegalAction(
+                f"seat {s} cannot {kind}: the next hand has not been dealt", "not_dealt"
+            )
+        raise IllegalAction(
+            f"seat {s} cannot {kind}: it is seat {self.turn}'s turn",
+            "not_your_turn",
+            turn=self.turn,
+        )
 
     def _refuse_move(self, s: int, verb: str) -> None:
         """Raise if seat ``s`` could place a tile (so it may not draw or pass)."""
@@ -603,36 +710,6 @@ class Dominoes(State):
                 end=end,
             )
 
-    def _draw(self, s: int) -> list[Event]:
-        self._refuse_move(s, "draw")
-        if not self.bone:
-            raise IllegalAction(
-                f"seat {s} cannot draw: the boneyard is empty, it must pass", "boneyard_empty"
-            )
-        t = self.bone.pop()
-        self.hands[s] |= 1 << t
-        # Everybody now knows seat s held nothing matching either end.
-        x = (1 << self.left) | (1 << self.right)
-        slots = self.slots[s]
-        if slots and slots[0] & x != x:
-            slots[:] = [m | x for m in slots]
-        slots.append(0)
-        self._drew = True
-        a, b = TILES[t]
-        if self.left in (a, b) or self.right in (a, b):
-            self.must = t  # RULES.md §1 Play: the first playable drawn tile is placed at once
-        events: list[Event] = [
-            {
-                "type": "draw",
-                "seat": s,
-                "boneyard": len(self.bone),
-                "private": {s: {"tile": TILE_STR[t]}},
-            }
-        ]
-        if not self.bone and self.must < 0 and self._blocked():
-            events.extend(self._end_hand(None))
-        return events
-
     def _pass(self, s: int) -> list[Event]:
         self._refuse_move(s, "pass")
         if self.bone:
@@ -650,116 +727,49 @@ class Dominoes(State):
         self.turn = (s + 1) % self.seats
         return [{"type": "pass", "seat": s}]
 
-    def _play(self, s: int, action: DominoAction) -> list[Event]:
-        t = action.tile
-        hand = self.hands[s]
-        if not hand >> t & 1:
+    def _refuse_tile(self, s: int, t: int) -> None:
+        """Raise: seat ``s`` does not hold ``t``, or must place the tile it drew instead."""
+        if not self.hands[s] >> t & 1:
             raise IllegalAction(
                 f"seat {s} cannot play {tile_str(t)}: it does not hold that tile",
                 "not_held",
                 tile=tile_str(t),
             )
-        if self.must >= 0 and t != self.must:
-            raise IllegalAction(
-                f"seat {s} cannot play {tile_str(t)}: it must place the drawn tile "
-                f"{tile_str(self.must)} at once",
-                "must_place_drawn",
-                tile=tile_str(self.must),
-            )
+        raise IllegalAction(
+            f"seat {s} cannot play {tile_str(t)}: it must place the drawn tile "
+            f"{tile_str(self.must)} at once",
+            "must_place_drawn",
+            tile=tile_str(self.must),
+        )
+
+    def _refuse_end(self, s: int, t: int, end: int) -> None:
+        """Raise: tile ``t`` does not fit the ``end`` it was played at."""
+        shows = self.left if end == LEFT else self.right
+        raise IllegalAction(
+            f"seat {s} cannot play {tile_str(t)} on the {END_NAMES[end]} end: it shows {shows}",
+            "does_not_fit",
+            tile=tile_str(t),
+        )
+
+    def _only_end(self, s: int, t: int, L: int, R: int) -> int:
+        """The end a tile played without one goes to; raises unless exactly one fits."""
         a, b = TILES[t]
-        dbl = a == b
-        L, R = self.left, self.right
-        if L < 0:
-            # RULES.md §4: the first tile as written sets the ends
-            self.left, self.right = action.a, action.b
-            self.ldbl = self.rdbl = dbl
-            self.line_right.append(action.a * 7 + action.b)
-            end = None
-        else:
-            fits_l = a == L or b == L
-            fits_r = a == R or b == R
-            end = action.end
-            if end is None:
-                if fits_l and fits_r:
-                    raise IllegalAction(
-                        f"seat {s} cannot play {tile_str(t)} without an end: "
-                        f"it fits both the left ({L}) and the right ({R}) end",
-                        "which_end",
-                        tile=tile_str(t),
-                    )
-                if not (fits_l or fits_r):
-                    raise IllegalAction(
-                        f"seat {s} cannot play {tile_str(t)}: it matches neither end ({L} and {R})",
-                        "does_not_fit",
-                        tile=tile_str(t),
-                    )
-                end = LEFT if fits_l else RIGHT
-            elif end == LEFT and not fits_l:
-                raise IllegalAction(
-                    f"seat {s} cannot play {tile_str(t)} on the left end: it shows {L}",
-                    "does_not_fit",
-                    tile=tile_str(t),
-                )
-            elif end == RIGHT and not fits_r:
-                raise IllegalAction(
-                    f"seat {s} cannot play {tile_str(t)} on the right end: it shows {R}",
-                    "does_not_fit",
-                    tile=tile_str(t),
-                )
-            if end == LEFT:
-                other = b if a == L else a
-                self.line_left.append(other * 7 + L)
-                self.left = other
-                self.ldbl = dbl
-            else:
-                other = b if a == R else a
-                self.line_right.append(R * 7 + other)
-                self.right = other
-                self.rdbl = dbl
-        self.hands[s] = hand ^ (1 << t)
-        slots = self.slots[s]
-        if self._drew or not slots[0]:
-            slots.pop()  # the drawn tile, or any slot when nothing is known
-        else:
-            pm = PIP_MASK[t]
-            for i, m in enumerate(slots):
-                if not m & pm:
-                    del slots[i]
-                    break
-        self.must = -1
-        self._drew = False
-        if end is None:
-            count = a + b  # RULES.md §1 Count: a lone tile counts once
-        else:
-            count = (self.left << 1 if self.ldbl else self.left) + (
-                self.right << 1 if self.rdbl else self.right
+        fits_l = a == L or b == L
+        fits_r = a == R or b == R
+        if fits_l and fits_r:
+            raise IllegalAction(
+                f"seat {s} cannot play {tile_str(t)} without an end: "
+                f"it fits both the left ({L}) and the right ({R}) end",
+                "which_end",
+                tile=tile_str(t),
             )
-        credit = count if count and count % 5 == 0 else 0
-        event: Event = {
-            "type": "play",
-            "seat": s,
-            "tile": TILE_STR[t],
-            "end": None if end is None else END_NAMES[end],
-            "count": count,
-            "credit": credit,
-        }
-        events = [event]
-        if credit:
-            self.scores[s] += credit
-            self.credits[s] += credit
-            if self.scores[s] >= self.target:
-                # RULES.md §1 Immediate end: no subtraction follows
-                self.over = True
-                self.winner = s
-                events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
-                return events
-        if not self.hands[s]:
-            events.extend(self._end_hand(s))
-        elif not self.bone and self._blocked():
-            events.extend(self._end_hand(None))
-        else:
-            self.turn = (s + 1) % self.seats
-        return events
+        if not (fits_l or fits_r):
+            raise IllegalAction(
+                f"seat {s} cannot play {tile_str(t)}: it matches neither end ({L} and {R})",
+                "does_not_fit",
+                tile=tile_str(t),
+            )
+        return LEFT if fits_l else RIGHT
 
     def _blocked(self) -> bool:
         ends = MATCH[self.left] | MATCH[self.right]
@@ -768,16 +778,17 @@ class Dominoes(State):
     def _end_hand(self, winner: int | None) -> list[Event]:
         # RULES.md §1 End of hand: each player loses their own pips, rounded to five
         hands = [tiles_of(h) for h in self.hands]
-        pips = [sum(TILE_SUM[t] for t in h) for h in hands]
-        subtract = [round_to_five(p) for p in pips]
+        pips = [sum(map(TILE_SUM.__getitem__, h)) for h in hands]
+        subtract = [(p + 2) // 5 * 5 for p in pips]  # round_to_five
+        scores = self.scores
         for s, x in enumerate(subtract):
-            self.scores[s] -= x
+            scores[s] -= x
         summary: JSON = {
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "domino" if winner is not None else "blocked",
             "winner": winner,
-            "hands": [[tile_str(t) for t in h] for h in hands],
+            "hands": [list(map(TILE_STR.__getitem__, h)) for h in hands],
             "pips": pips,
             "subtract": subtract,
             "scores": self.scores[:],
