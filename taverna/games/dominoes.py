@@ -20,8 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from .base import (
     JSON,
@@ -49,6 +48,10 @@ _ID = {(a, b): i for i, (a, b) in enumerate(TILES)} | {(b, a): i for i, (a, b) i
 PIP_MASK = tuple((1 << a) | (1 << b) for a, b in TILES)
 #: MATCH[p]: the tiles (28-bit mask) that carry pip p
 MATCH = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7))
+#: ENDS[left * 7 + right]: the tiles (28-bit mask) that fit a line with those open ends
+ENDS = tuple(MATCH[left] | MATCH[right] for left in range(7) for right in range(7))
+#: END_PIPS[left * 7 + right]: the two end pips as a 7-bit mask, like PIP_MASK
+END_PIPS = tuple((1 << left) | (1 << right) for left in range(7) for right in range(7))
 TILE_SUM = tuple(a + b for a, b in TILES)
 IS_DOUBLE = tuple(a == b for a, b in TILES)
 #: BIT[t] == 1 << t, prebuilt so the hot path allocates no shifted int
@@ -75,14 +78,18 @@ def tile_str(tile: int) -> str:
     return TILE_STR[tile]
 
 
+#: _IN_CHUNK[c][bits]: the tile ids that the 7-bit chunk c of a mask holds
+_IN_CHUNK = [
+    [tuple(t for t in range(7 * c, min(7 * c + 7, N_TILES)) if bits >> (t - 7 * c) & 1)
+     for bits in range(128)]
+    for c in range(4)
+]  # fmt: skip
+_C0, _C1, _C2, _C3 = _IN_CHUNK
+
+
 def tiles_of(mask: int) -> list[int]:
     """The tile ids in a hand mask, in id order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return [*_C0[mask & 127], *_C1[mask >> 7 & 127], *_C2[mask >> 14 & 127], *_C3[mask >> 21]]
 
 
 def round_to_five(pips: int) -> int:
@@ -180,8 +187,7 @@ _OPENINGS = [[DominoAction(s, "play", b, a) for a, b in TILES] for s in range(4)
 # ------------------------------------------------------------------ deals
 
 
-@dataclass(frozen=True, slots=True)
-class DominoDeal:
+class DominoDeal(NamedTuple):
     """One hand's deal: ``hands`` (tile ids), ``boneyard`` (top first), ``opener``."""
 
     hands: tuple[tuple[int, ...], ...]
@@ -286,13 +292,12 @@ class Dominoes(State):
         self.last_hand: JSON | None = None
         self.awaiting = False
         self.initial_events: list[Event] = []
-        self._reset_hand()
+        self._reset_hand([0] * seats, [[] for _ in range(seats)], [])
 
-    def _reset_hand(self) -> None:
-        n = self.seats
-        self.hands = [0] * n
-        self.slots: list[list[int]] = [[] for _ in range(n)]
-        self.bone: list[int] = []
+    def _reset_hand(self, hands: list[int], slots: list[list[int]], bone: list[int]) -> None:
+        self.hands = hands  # a 28-bit mask of tiles per seat
+        self.slots = slots  # per hidden tile of each seat, the pips (7-bit mask) it cannot carry
+        self.bone = bone  # the boneyard, top last
         self.left = self.right = -1
         self.ldbl = self.rdbl = False
         self.line_left: list[int] = []  # oriented tiles a*7+b, right-to-left from the first
@@ -466,13 +471,16 @@ class Dominoes(State):
                     "the previous hand was blocked, so a new neutral draw decides"
                 )
             opener = deal.opener
-        self._reset_hand()
+        k = 7 if self.seats == 2 else 5  # hand_size
+        masks = []
+        for tiles in deal.hands:
+            m = 0
+            for t in tiles:
+                m |= BIT[t]
+            masks.append(m)
+        self._reset_hand(masks, [[0] * k for _ in masks], list(reversed(deal.boneyard)))
         self.awaiting = False
         self.hand_no += 1
-        k = self.hand_size(self.seats)
-        self.hands = [sum(map(BIT.__getitem__, h)) for h in deal.hands]  # distinct bits: sum is or
-        self.slots = [[0] * k for _ in deal.hands]
-        self.bone = list(reversed(deal.boneyard))
         self.opener = self.turn = opener
         if self._deals is not None:
             self._deals.append(deal)
@@ -484,8 +492,7 @@ class Dominoes(State):
                 "boneyard": len(self.bone),
                 "hand_sizes": [k] * self.seats,
                 "private": {
-                    s: {"tiles": list(map(TILE_STR.__getitem__, h))}
-                    for s, h in enumerate(deal.hands)
+                    s: {"tiles": [TILE_STR[t] for t in h]} for s, h in enumerate(deal.hands)
                 },
             }
         ]
@@ -499,19 +506,19 @@ class Dominoes(State):
         return (self.turn,)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        s = self.turn
-        if self.over or self.awaiting or (seat is not None and seat != s):
+        s = self.turn  # -1 once the game is over or while a deal is due
+        if s < 0 or (seat is not None and seat != s):
             return []
         L = self.left
         if L < 0:
             opening = _OPENINGS[s]
             return [opening[t] for t in tiles_of(self.hands[s])]
-        R = self.right
+        ends = L * 7 + self.right
         must = self.must
-        mask = BIT[must] if must >= 0 else self.hands[s] & (MATCH[L] | MATCH[R])
+        mask = BIT[must] if must >= 0 else self.hands[s] & ENDS[ends]
         if not mask:
             return [_DRAW[s] if self.bone else _PASS[s]]
-        place = _PLACE[s][L * 7 + R]
+        place = _PLACE[s][ends]
         out: list[Action] = []
         while mask:
             low = mask & -mask
@@ -546,7 +553,7 @@ class Dominoes(State):
         if not isinstance(action, DominoAction):
             raise IllegalAction(f"{action!r} is not a dominoes action")
         s = action.seat
-        if s != self.turn or self.over or self.awaiting:
+        if s != self.turn:  # -1 once the game is over or while a deal is due
             self._refuse_turn(s, action.type)
         # A queued deal whose opener contradicts the rules is refused when this
         # action ends the hand; undo the half-played action then (replays only).
@@ -621,6 +628,7 @@ class Dominoes(State):
                         # RULES.md §1 Immediate end: no subtraction follows
                         self.over = True
                         self.winner = s
+                        self.turn = -1
                         events.append({"type": "game_end", "winner": s, "scores": scores[:]})
                         if log is not None:
                             log.append(action)
@@ -632,8 +640,10 @@ class Dominoes(State):
                 else:
                     self.turn = (s + 1) % self.seats
             elif action.type == "draw":
-                L, R = self.left, self.right
-                if L < 0 or self.must >= 0 or self.hands[s] & (MATCH[L] | MATCH[R]):
+                L = self.left
+                ends = L * 7 + self.right
+                # a drawn tile still to place fits an end, so it is in hand & ENDS
+                if L < 0 or self.hands[s] & ENDS[ends]:
                     self._refuse_move(s, "draw")
                 bone = self.bone
                 if not bone:
@@ -644,7 +654,7 @@ class Dominoes(State):
                 t = bone.pop()
                 self.hands[s] |= BIT[t]
                 # Everybody now knows seat s held nothing matching either end.
-                x = (1 << L) | (1 << R)
+                x = END_PIPS[ends]
                 slots = self.slots[s]
                 if slots and slots[0] & x != x:
                     slots[:] = [m | x for m in slots]
@@ -772,13 +782,16 @@ class Dominoes(State):
         return LEFT if fits_l else RIGHT
 
     def _blocked(self) -> bool:
-        ends = MATCH[self.left] | MATCH[self.right]
-        return not any(h & ends for h in self.hands)
+        ends = ENDS[self.left * 7 + self.right]
+        for h in self.hands:  # noqa: SIM110 - a loop costs less than any() and a generator
+            if h & ends:
+                return False
+        return True
 
     def _end_hand(self, winner: int | None) -> list[Event]:
         # RULES.md §1 End of hand: each player loses their own pips, rounded to five
         hands = [tiles_of(h) for h in self.hands]
-        pips = [sum(map(TILE_SUM.__getitem__, h)) for h in hands]
+        pips = [sum([TILE_SUM[t] for t in h]) for h in hands]
         subtract = [(p + 2) // 5 * 5 for p in pips]  # round_to_five
         scores = self.scores
         for s, x in enumerate(subtract):
@@ -788,7 +801,7 @@ class Dominoes(State):
             "hand": self.hand_no,
             "reason": "domino" if winner is not None else "blocked",
             "winner": winner,
-            "hands": [list(map(TILE_STR.__getitem__, h)) for h in hands],
+            "hands": [[TILE_STR[t] for t in h] for h in hands],
             "pips": pips,
             "subtract": subtract,
             "scores": self.scores[:],
