@@ -53,6 +53,8 @@ ENDS = tuple(MATCH[left] | MATCH[right] for left in range(7) for right in range(
 #: END_PIPS[left * 7 + right]: the two end pips as a 7-bit mask, like PIP_MASK
 END_PIPS = tuple((1 << left) | (1 << right) for left in range(7) for right in range(7))
 TILE_SUM = tuple(a + b for a, b in TILES)
+#: OTHER[tile][pip]: the tile's other pip when it is placed on pip, or -1 if it does not carry it
+OTHER = tuple(tuple(a + b - p if p in (a, b) else -1 for p in range(7)) for a, b in TILES)
 IS_DOUBLE = tuple(a == b for a, b in TILES)
 #: BIT[t] == 1 << t, prebuilt so the hot path allocates no shifted int
 BIT = tuple(1 << t for t in range(N_TILES))
@@ -513,12 +515,12 @@ class Dominoes(State):
         if L < 0:
             opening = _OPENINGS[s]
             return [opening[t] for t in tiles_of(self.hands[s])]
-        ends = L * 7 + self.right
-        must = self.must
-        mask = BIT[must] if must >= 0 else self.hands[s] & ENDS[ends]
+        place = _PLACE[s][L * 7 + self.right]
+        if self.must >= 0:
+            return list(place[self.must])  # the drawn tile, which fits
+        mask = self.hands[s] & ENDS[L * 7 + self.right]
         if not mask:
             return [_DRAW[s] if self.bone else _PASS[s]]
-        place = _PLACE[s][ends]
         out: list[Action] = []
         while mask:
             low = mask & -mask
@@ -584,17 +586,21 @@ class Dominoes(State):
                     R = self.right
                     if end is None:
                         end = self._only_end(s, t, L, R)
-                    elif not PIP_MASK[t] >> (L if end == LEFT else R) & 1:
-                        self._refuse_end(s, t, end)
                     # RULES.md §1 Count: the open ends, a double at an end counting both halves
                     if end == LEFT:
-                        self.line_left.append((TILE_SUM[t] - L) * 7 + L)
-                        self.left = L = TILE_SUM[t] - L
+                        new = OTHER[t][L]
+                        if new < 0:
+                            self._refuse_end(s, t, end)
+                        self.line_left.append(new * 7 + L)
+                        self.left = L = new
                         self.ldbl = dbl
                         count = (L << 1 if dbl else L) + (R << 1 if self.rdbl else R)
                     else:
-                        self.line_right.append(R * 7 + TILE_SUM[t] - R)
-                        self.right = R = TILE_SUM[t] - R
+                        new = OTHER[t][R]
+                        if new < 0:
+                            self._refuse_end(s, t, end)
+                        self.line_right.append(R * 7 + new)
+                        self.right = R = new
                         self.rdbl = dbl
                         count = (L << 1 if self.ldbl else L) + (R << 1 if dbl else R)
                 self.hands[s] = hand = hand ^ bit
