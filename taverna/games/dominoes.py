@@ -550,8 +550,8 @@ class Dominoes(State):
     # ------------------------------------------------------------ playing
 
     def apply(self, action: Action) -> list[Event]:
-        # The hot path of every search: playing and drawing are written out here
-        # rather than in helpers (a Python call costs about as much as a draw).
+        # The hot path of every search: playing and drawing are written out here,
+        # with tables for the arithmetic; refusals and rare paths live in helpers.
         if not isinstance(action, DominoAction):
             raise IllegalAction(f"{action!r} is not a dominoes action")
         s = action.seat
