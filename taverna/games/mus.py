@@ -136,6 +136,18 @@ def _cards(cards: Sequence[int]) -> list[str]:
     return [CARD_STR[c] for c in cards]
 
 
+def _hand_str(hand: Sequence[int]) -> list[str]:
+    """A four-card hand in notation (unpacked: cheaper than a comprehension)."""
+    a, b, c, d = hand
+    return [CARD_STR[a], CARD_STR[b], CARD_STR[c], CARD_STR[d]]
+
+
+def _hands_str(hands: Sequence[Sequence[int]]) -> list[list[str]]:
+    """The four hands in notation, as the showdown shows them."""
+    h0, h1, h2, h3 = hands
+    return [_hand_str(h0), _hand_str(h1), _hand_str(h2), _hand_str(h3)]
+
+
 _JUEGO_FIELD = HandValue._fields.index("juego")
 _REAL_FIELD = HandValue._fields.index("juego_real")
 _PUNTO_FIELD = HandValue._fields.index("punto")
@@ -204,27 +216,58 @@ _ORDAGO_MENU = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
 ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
 #: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
 ANSWER_ORDER = tuple(((s + 1) % SEATS, (s + 3) % SEATS) for s in range(SEATS))
-#: the 15 non-empty subsets of four positions
-_SUBSETS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in range(1, 1 << HAND_SIZE))
+
+
+def _answerers_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    table = {}
+    for order in ORDERS:
+        for m in range(1, 1 << SEATS):
+            sp = tuple(x for i, x in enumerate(order) if m >> i & 1)
+            table[sp] = tuple(tuple(x for x in ANSWER_ORDER[s] if x in sp) for s in range(SEATS))
+    return table
+
+
+#: ANSWERERS[speakers][s]: who answers seat s's bet when ``speakers`` (in turn
+#: order from mano) take part: ANSWER_ORDER[s] less those not taking part
+ANSWERERS = _answerers_table()
 
 
 def _discards(seat: int, hand: tuple[int, ...]) -> list[Action]:
-    """The 15 discards of a four-card hand (built without __init__: this is hot)."""
-    bits = [1 << c for c in hand]
+    """The 15 discards of a four-card hand (built without __init__: this is hot).
+
+    They come in the order of the subsets of the hand's positions read as the
+    numbers 1 to 15 (bit i: position i), the cards of each in hand order.
+    """
+    a, b, c, d = hand
+    A, B, C, D = 1 << a, 1 << b, 1 << c, 1 << d
+    AB, AC, BC = A | B, A | C, B | C
     out: list[Action] = []
     new = object.__new__
-    for sub in _SUBSETS:
-        a = new(MusAction)
-        a.seat = seat
-        a.code = DISCARD_CARDS
-        a.type = "discard"
-        a.amount = 0
-        a.cards = tuple([hand[i] for i in sub])
-        m = 0
-        for i in sub:
-            m |= bits[i]
-        a.mask = m
-        out.append(a)
+    for cards, mask in (
+        ((a,), A),
+        ((b,), B),
+        ((a, b), AB),
+        ((c,), C),
+        ((a, c), AC),
+        ((b, c), BC),
+        ((a, b, c), AB | C),
+        ((d,), D),
+        ((a, d), A | D),
+        ((b, d), B | D),
+        ((a, b, d), AB | D),
+        ((c, d), C | D),
+        ((a, c, d), AC | D),
+        ((b, c, d), BC | D),
+        ((a, b, c, d), AB | C | D),
+    ):
+        x = new(MusAction)
+        x.seat = seat
+        x.code = DISCARD_CARDS
+        x.type = "discard"
+        x.amount = 0
+        x.cards = cards
+        x.mask = mask
+        out.append(x)
     return out
 
 
@@ -239,6 +282,11 @@ class MusDeal(NamedTuple):
     deck: tuple[int, ...]
     mano: int | None
     reshuffles: tuple[tuple[int, ...], ...] = ()
+
+
+_tuple_new = tuple.__new__
+#: the 40 cards in id order, copied and shuffled for a random deal
+_DECK = list(range(N_CARDS))
 
 
 def _int(x: object) -> TypeGuard[int]:
@@ -587,10 +635,11 @@ class Mus(State):
     # ----------------------------------------------------------- dealing
 
     def _random_deal(self, rng: random.Random, mano: int) -> MusDeal:
-        cards = list(range(N_CARDS))
+        cards = _DECK[:]
         rng.shuffle(cards)
         t = tuple(cards)
-        return MusDeal((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ())
+        # the tuple MusDeal(...) makes, without its Python-level __new__
+        return _tuple_new(MusDeal, ((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ()))
 
     def _next_mano(self) -> int | None:
         return None if self.mano < 0 else (self.mano + 1) % SEATS
@@ -624,35 +673,41 @@ class Mus(State):
         return self._begin(deal, True)
 
     def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
-        mano = self._next_mano()
-        if mano is None:
-            assert deal.mano is not None
-            mano = deal.mano
-        events: list[Event] = []
+        hands, deck, first_mano, _ = deal
+        if self.mano < 0:
+            assert first_mano is not None
+            mano = first_mano
+        else:
+            mano = (self.mano + 1) % SEATS  # RULES.md §3 Mano: the next seat every hand
         self._reset_hand()
         self.awaiting = False
         self.hand_no += 1
         self.mano = mano
         self._deal = deal
         self._given = given
-        self.hands = hands = list(deal.hands)
-        self.deck = list(reversed(deal.deck))
+        self.hands = list(hands)
+        self.deck = list(deck[::-1])
         self.phase = MUS_PHASE
         self.turn = mano
         if self._deals is not None:
             self._deals.append(deal)
-        events.append(
+        h0, h1, h2, h3 = hands
+        return [
             {
                 "type": "deal",
                 "hand": self.hand_no,
                 "game": self.game_no,
                 "mano": mano,
-                "deck": len(self.deck),
+                "deck": len(deck),
                 "stones": self.stones[:],
-                "private": {s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(hands)},
+                "private": {
+                    0: {"cards": _hand_str(h0)},
+                    1: {"cards": _hand_str(h1)},
+                    2: {"cards": _hand_str(h2)},
+                    3: {"cards": _hand_str(h3)},
+                },
             }
-        )
-        return events
+        ]
 
     # ------------------------------------------------------------ queries
 
@@ -667,10 +722,10 @@ class Mus(State):
         if s < 0 or (seat is not None and seat != s):
             return []
         ph = self.phase
-        if ph == SPEAK:
-            return list(_SPEAK_MENU[s])
         if ph == ANSWER:
             return list(_ORDAGO_MENU[s] if self.ordago else _ANSWER_MENU[s])
+        if ph == SPEAK:
+            return list(_SPEAK_MENU[s])
         if ph == MUS_PHASE:
             return list(_MUS_CHOICES[s])
         return _discards(s, self.hands[s])
@@ -700,27 +755,31 @@ class Mus(State):
         if not isinstance(action, MusAction):
             raise IllegalAction(f"{action!r} is not a mus action")
         s = action.seat
-        code = action.code
+        turn = self.turn
+        if s != turn or turn < 0:
+            raise self._not_turn(s, action.code)
+        handler = _HANDLERS[self.phase][action.code]
+        if handler is None:
+            raise self._wrong(s, action.code)
+        events = handler(self, s, action)
+        log = self._log
+        if log is not None:
+            log.append(action)
+        return events
+
+    def _not_turn(self, s: int, code: int) -> IllegalAction:
+        verb = _VERBS[code]
         if self.turn < 0:
-            verb = _VERBS[code]
             if self.over:
-                raise IllegalAction(f"seat {s} cannot {verb}: the match is over", "game_over")
-            raise IllegalAction(
+                return IllegalAction(f"seat {s} cannot {verb}: the match is over", "game_over")
+            return IllegalAction(
                 f"seat {s} cannot {verb}: the next hand has not been dealt", "not_dealt"
             )
-        if s != self.turn:
-            raise IllegalAction(
-                f"seat {s} cannot {_VERBS[code]}: it is seat {self.turn}'s turn to {self._doing()}",
-                "not_your_turn",
-                turn=self.turn,
-            )
-        handler = _HANDLERS[self.phase][code]
-        if handler is None:
-            raise self._wrong(s, code)
-        events = handler(self, s, action)
-        if self._log is not None:
-            self._log.append(action)
-        return events
+        return IllegalAction(
+            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn to {self._doing()}",
+            "not_your_turn",
+            turn=self.turn,
+        )
 
     def _wrong(self, s: int, code: int) -> IllegalAction:
         ph = self.phase
@@ -770,7 +829,8 @@ class Mus(State):
                 f"reshuffle{'' if n == 1 else 's'}, but only {self.reshuffled} happened"
             )
         events: list[Event] = [{"type": "no_mus", "seat": s}]
-        self.vals = [_value(h) for h in self.hands]
+        h0, h1, h2, h3 = self.hands
+        self.vals = [_value(h0), _value(h1), _value(h2), _value(h3)]
         self.lance = GRANDE
         self._open_lance(events)
         return events
@@ -929,9 +989,7 @@ class Mus(State):
 
     def _answer_after(self, s: int) -> None:
         """The other pair answers, its players taking part in seat order after ``s``."""
-        sp = self.speakers
-        pair = ANSWER_ORDER[s]
-        self.answerers = ans = pair if len(sp) == SEATS else tuple(x for x in pair if x in sp)
+        self.answerers = ans = ANSWERERS[self.speakers][s]
         self.apos = 0
         self.bet_team = s & 1
         self.phase = ANSWER
@@ -1086,7 +1144,7 @@ class Mus(State):
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "ordago",
-            "hands": [_cards(h) for h in self.hands],
+            "hands": _hands_str(self.hands),
             "ordago": {"lance": name, "seat": seat, "team": team},
             "lances": self._lance_summary(),
             "stones": self.stones[:],
@@ -1166,7 +1224,7 @@ class Mus(State):
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "showdown",
-            "hands": [[CARD_STR[c] for c in h] for h in self.hands],
+            "hands": _hands_str(self.hands),
             "pares": [v.pares_kind for v in vals],
             "points": [v.points for v in vals],
             "lances": lances,
