@@ -77,10 +77,10 @@ from .base import (
     only_fields,
 )
 from .mus_hands import (
-    CARD_CLASS,
     CARD_STR,
     N_CARDS,
-    VALUES,
+    PAIR_OF,
+    VALUE_OF_PAIRS,
     HandValue,
     card_id,
     card_str,
@@ -124,12 +124,10 @@ BET_MENU = (2, 3, 4, 5)
 #: stones that win a game
 GAME_STONES = 40
 
-_SIG = tuple(1 << (3 * c) for c in CARD_CLASS)
-
 
 def _value(hand: Sequence[int]) -> HandValue:
     a, b, c, d = hand
-    return VALUES[_SIG[a] + _SIG[b] + _SIG[c] + _SIG[d]]
+    return VALUE_OF_PAIRS[PAIR_OF[a][b]][PAIR_OF[c][d]]
 
 
 def _cards(cards: Sequence[int]) -> list[str]:
@@ -212,6 +210,9 @@ _ANSWER_MENU = [
     for s in range(SEATS)
 ]
 _ORDAGO_MENU = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+#: _SAID[code][s]: the event of seat s saying mus, no mus, pass, órdago, accept or
+#: reject, one dict shared by every such event (events are read, never changed)
+_SAID = [[{"type": ACTION_TYPES[code], "seat": s} for s in range(SEATS)] for code in range(9)]
 #: ORDERS[mano]: the seats in turn order from mano
 ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
 #: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
@@ -439,18 +440,23 @@ class Mus(State):
         self.awaiting = False
         self.last_hand: JSON | None = None
         self.initial_events: list[Event] = []
-        self._reset_hand()
-
-    def _reset_hand(self) -> None:
+        # no hand yet (each deal sets these four)
         self.phase = IDLE
         self.turn = -1
         self.hands: list[tuple[int, ...]] = [(), (), (), ()]
         self.deck: list[int] = []  # top at the end
         self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
+        self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        """The hand's other fields, as before its deal."""
+        if self.discards:  # else the piles are empty too (only a discard fills them)
+            self.piles = [[], [], [], []]
+            self.discards = []
         self.reshuffled = 0
         self.mus_round = 0
         self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
-        self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
         self.vals: list[HandValue] | None = None
         self.holders: list[list[int] | None] = [None, None]  # announced pares, juego holders
         self.lance = -1
@@ -648,11 +654,11 @@ class Mus(State):
         """Take the next deal (queued, else random), or wait for one."""
         if self._pending:
             return self._begin(self._pending.pop(), True)
-        if self._rng is not None:
-            mano = self._next_mano()
-            if mano is None:
-                mano = self._rng.randrange(SEATS)  # RULES.md §3 Mano: drawn at random
-            return self._begin(self._random_deal(self._rng, mano), False)
+        rng = self._rng
+        if rng is not None:
+            # RULES.md §3 Mano: drawn at random, then the next seat every hand
+            mano = rng.randrange(SEATS) if self.mano < 0 else (self.mano + 1) % SEATS
+            return self._begin(self._random_deal(rng, mano), False)
         self.awaiting = True
         return []
 
@@ -758,10 +764,7 @@ class Mus(State):
         turn = self.turn
         if s != turn or turn < 0:
             raise self._not_turn(s, action.code)
-        handler = _HANDLERS[self.phase][action.code]
-        if handler is None:
-            raise self._wrong(s, action.code)
-        events = handler(self, s, action)
+        events = _HANDLERS[self.phase][action.code](self, s, action)
         log = self._log
         if log is not None:
             log.append(action)
@@ -780,6 +783,9 @@ class Mus(State):
             "not_your_turn",
             turn=self.turn,
         )
+
+    def _refuse(self, s: int, action: MusAction) -> list[Event]:
+        raise self._wrong(s, action.code)
 
     def _wrong(self, s: int, code: int) -> IllegalAction:
         ph = self.phase
@@ -809,7 +815,7 @@ class Mus(State):
 
     def _mus(self, s: int, action: MusAction) -> list[Event]:
         self.mus_count += 1
-        events: list[Event] = [{"type": "mus", "seat": s}]
+        events: list[Event] = [_SAID[MUS][s]]
         if self.mus_count == SEATS:
             # all four want to discard: each in turn order from mano
             self.phase = DISCARD
@@ -828,9 +834,13 @@ class Mus(State):
                 f"seat {s} cannot say no mus: deal {self.hand_no} lists {n} "
                 f"reshuffle{'' if n == 1 else 's'}, but only {self.reshuffled} happened"
             )
-        events: list[Event] = [{"type": "no_mus", "seat": s}]
-        h0, h1, h2, h3 = self.hands
-        self.vals = [_value(h0), _value(h1), _value(h2), _value(h3)]
+        events: list[Event] = [_SAID[NO_MUS][s]]
+        # _value(h) for each hand, written out: this is hot
+        vals: list[HandValue] = []
+        pair_of = PAIR_OF
+        for a, b, c, d in self.hands:
+            vals.append(VALUE_OF_PAIRS[pair_of[a][b]][pair_of[c][d]])
+        self.vals = vals
         self.lance = GRANDE
         self._open_lance(events)
         return events
@@ -930,13 +940,12 @@ class Mus(State):
 
     def _open_lance(self, events: list[Event]) -> None:
         """Start the lance ``self.lance`` or the next one that needs betting; count at the end."""
-        mano = self.mano
-        vals = self.vals
-        assert vals is not None
-        order: tuple[int, ...] = ORDERS[mano]
-        while self.lance < 4:
-            L = self.lance
+        order: tuple[int, ...] = ORDERS[self.mano]
+        L = self.lance
+        while L < 4:
             if L >= PARES:
+                vals = self.vals
+                assert vals is not None
                 if L == PARES:
                     holders = [x for x in order if vals[x].pares_kind]
                 else:
@@ -948,7 +957,7 @@ class Mus(State):
                 if not holders and L == PARES:
                     self.res_status[L] = SKIPPED
                     events.append({"type": "lance", "lance": "pares", "skipped": True})
-                    self.lance += 1
+                    self.lance = L = L + 1
                     continue
                 if len(teams) == 1:
                     team = teams.pop()
@@ -957,7 +966,7 @@ class Mus(State):
                     events.append(
                         {"type": "lance", "lance": LANCE_NAMES[L], "speakers": [], "team": team}
                     )
-                    self.lance += 1
+                    self.lance = L = L + 1
                     continue
                 if holders:
                     order = tuple(holders)
@@ -977,7 +986,7 @@ class Mus(State):
 
     def _pass(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, PASS, 0))
-        events: list[Event] = [{"type": "pass", "seat": s}]
+        events: list[Event] = [_SAID[PASS][s]]
         self.pos += 1
         if self.pos < len(self.speakers):
             self.turn = self.speakers[self.pos]
@@ -986,14 +995,6 @@ class Mus(State):
             self.lance += 1
             self._open_lance(events)
         return events
-
-    def _answer_after(self, s: int) -> None:
-        """The other pair answers, its players taking part in seat order after ``s``."""
-        self.answerers = ans = ANSWERERS[self.speakers][s]
-        self.apos = 0
-        self.bet_team = s & 1
-        self.phase = ANSWER
-        self.turn = ans[0]
 
     def _bet(self, s: int, action: MusAction) -> list[Event]:
         amount = action.amount
@@ -1005,7 +1006,12 @@ class Mus(State):
         self.prev_stake = 1  # refused, the lance's first bet is worth 1
         self.stake = amount
         self.n_bets = 1
-        self._answer_after(s)
+        # the other pair answers, its players taking part in seat order after s
+        self.answerers = ans = ANSWERERS[self.speakers][s]
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
         return [{"type": "bet", "seat": s, "amount": amount, "stake": amount}]
 
     def _raise(self, s: int, action: MusAction) -> list[Event]:
@@ -1020,7 +1026,12 @@ class Mus(State):
         self.prev_stake = stake = self.stake
         self.stake = stake = stake + amount
         self.n_bets += 1
-        self._answer_after(s)
+        # the other pair answers, its players taking part in seat order after s
+        self.answerers = ans = ANSWERERS[self.speakers][s]
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
         return [{"type": "raise", "seat": s, "amount": amount, "stake": stake}]
 
     def _ordago(self, s: int, action: MusAction) -> list[Event]:
@@ -1031,12 +1042,17 @@ class Mus(State):
         self.prev_stake = self.stake if self.n_bets else 1
         self.n_bets += 1
         self.ordago = True
-        self._answer_after(s)
-        return [{"type": "ordago", "seat": s}]
+        # the other pair answers, its players taking part in seat order after s
+        self.answerers = ans = ANSWERERS[self.speakers][s]
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
+        return [_SAID[ORDAGO][s]]
 
     def _accept(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, ACCEPT, 0))
-        events: list[Event] = [{"type": "accept", "seat": s}]
+        events: list[Event] = [_SAID[ACCEPT][s]]
         L = self.lance
         if self.ordago:
             self._ordago_showdown(events)
@@ -1049,7 +1065,7 @@ class Mus(State):
 
     def _reject(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, REJECT, 0))
-        events: list[Event] = [{"type": "reject", "seat": s}]
+        events: list[Event] = [_SAID[REJECT][s]]
         self.apos += 1
         if self.apos < len(self.answerers):
             self.turn = self.answerers[self.apos]  # the partner answers
@@ -1097,12 +1113,11 @@ class Mus(State):
 
     def _lance_summary(self) -> list[JSON]:
         out = []
-        for L in range(4):
-            st = self.res_status[L]
+        for L, st in enumerate(self.res_status):
             if st == PENDING:
                 continue
             item: JSON = {
-                "lance": LANCE_NAMES[4 if self.punto and L == JUEGO else L],
+                "lance": LANCE_NAMES[4 if L == JUEGO and self.punto else L],
                 "status": STATUS_NAMES[st],
             }
             if st == ACCEPTED:
@@ -1491,9 +1506,9 @@ class Mus(State):
 _Handler = Callable[[Mus, int, MusAction], list[Event]]
 
 
-def _handlers() -> tuple[tuple[_Handler | None, ...], ...]:
-    """_HANDLERS[phase][action code]: the method that plays it, None where it is refused."""
-    table: list[list[_Handler | None]] = [[None] * len(ACTION_TYPES) for _ in PHASE_NAMES]
+def _handlers() -> tuple[tuple[_Handler, ...], ...]:
+    """_HANDLERS[phase][action code]: the method that plays it, or Mus._refuse."""
+    table: list[list[_Handler]] = [[Mus._refuse] * len(ACTION_TYPES) for _ in PHASE_NAMES]
     table[MUS_PHASE][MUS] = Mus._mus
     table[MUS_PHASE][NO_MUS] = Mus._no_mus
     table[DISCARD][DISCARD_CARDS] = Mus._discard
