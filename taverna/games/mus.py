@@ -134,16 +134,20 @@ def _cards(cards: Sequence[int]) -> list[str]:
     return [CARD_STR[c] for c in cards]
 
 
-def _hand_str(hand: Sequence[int]) -> list[str]:
-    """A four-card hand in notation (unpacked: cheaper than a comprehension)."""
-    a, b, c, d = hand
-    return [CARD_STR[a], CARD_STR[b], CARD_STR[c], CARD_STR[d]]
-
-
 def _hands_str(hands: Sequence[Sequence[int]]) -> list[list[str]]:
-    """The four hands in notation, as the showdown shows them."""
-    h0, h1, h2, h3 = hands
-    return [_hand_str(h0), _hand_str(h1), _hand_str(h2), _hand_str(h3)]
+    """The four hands of four cards in notation.
+
+    Written out (no comprehension, no call per hand): every deal and every
+    showdown makes them.
+    """
+    (a0, b0, c0, d0), (a1, b1, c1, d1), (a2, b2, c2, d2), (a3, b3, c3, d3) = hands
+    s = CARD_STR
+    return [
+        [s[a0], s[b0], s[c0], s[d0]],
+        [s[a1], s[b1], s[c1], s[d1]],
+        [s[a2], s[b2], s[c2], s[d2]],
+        [s[a3], s[b3], s[c3], s[d3]],
+    ]
 
 
 _JUEGO_FIELD = HandValue._fields.index("juego")
@@ -697,7 +701,7 @@ class Mus(State):
         self.turn = mano
         if self._deals is not None:
             self._deals.append(deal)
-        h0, h1, h2, h3 = hands
+        h0, h1, h2, h3 = _hands_str(hands)
         return [
             {
                 "type": "deal",
@@ -707,10 +711,10 @@ class Mus(State):
                 "deck": len(deck),
                 "stones": self.stones[:],
                 "private": {
-                    0: {"cards": _hand_str(h0)},
-                    1: {"cards": _hand_str(h1)},
-                    2: {"cards": _hand_str(h2)},
-                    3: {"cards": _hand_str(h3)},
+                    0: {"cards": h0},
+                    1: {"cards": h1},
+                    2: {"cards": h2},
+                    3: {"cards": h3},
                 },
             }
         ]
@@ -946,21 +950,22 @@ class Mus(State):
             if L >= PARES:
                 vals = self.vals
                 assert vals is not None
-                if L == PARES:
-                    holders = [x for x in order if vals[x].pares_kind]
-                else:
-                    holders = [x for x in order if vals[x].juego]
+                holders: list[int] = []
+                pairs = 0  # bit 1 << t set when pair t is among the holders
+                for x in order:
+                    if vals[x].pares_kind if L == PARES else vals[x].juego:
+                        holders.append(x)
+                        pairs |= 1 << (x & 1)
                 self.holders[L - PARES] = holders
                 # RULES.md §3: who holds pares or juego is announced before the lance
                 events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders[:]})
-                teams = {x & 1 for x in holders}
                 if not holders and L == PARES:
                     self.res_status[L] = SKIPPED
                     events.append({"type": "lance", "lance": "pares", "skipped": True})
                     self.lance = L = L + 1
                     continue
-                if len(teams) == 1:
-                    team = teams.pop()
+                if pairs == 1 or pairs == 2:  # one pair only
+                    team = pairs >> 1
                     self.res_status[L] = ALONE
                     self.res_team[L] = team
                     events.append(
@@ -1117,7 +1122,7 @@ class Mus(State):
             if st == PENDING:
                 continue
             item: JSON = {
-                "lance": LANCE_NAMES[4 if L == JUEGO and self.punto else L],
+                "lance": LANCE_NAMES[4 if self.punto and L == JUEGO else L],
                 "status": STATUS_NAMES[st],
             }
             if st == ACCEPTED:
@@ -1235,13 +1240,14 @@ class Mus(State):
                 )
                 if stones[team] >= GAME_STONES:
                     won = team  # the rest of the hand is not counted
+        v0, v1, v2, v3 = vals
         summary: JSON = {
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "showdown",
             "hands": _hands_str(self.hands),
-            "pares": [v.pares_kind for v in vals],
-            "points": [v.points for v in vals],
+            "pares": [v0.pares_kind, v1.pares_kind, v2.pares_kind, v3.pares_kind],
+            "points": [v0.points, v1.points, v2.points, v3.points],
             "lances": lances,
             "stones": stones[:],
         }
