@@ -207,13 +207,16 @@ class MusAction(Action):
 _SIMPLE = [[MusAction(s, code) for s in range(SEATS)] for code in range(9)]
 _BETS = [{n: MusAction(s, BET, n) for n in BET_MENU} for s in range(SEATS)]
 _RAISES = [{n: MusAction(s, RAISE, n) for n in BET_MENU} for s in range(SEATS)]
-_MUS_CHOICES = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
-_SPEAK_MENU = [[_SIMPLE[PASS][s], *_BETS[s].values(), _SIMPLE[ORDAGO][s]] for s in range(SEATS)]
-_ANSWER_MENU = [
+# the menus legal_actions copies, per seat
+_MUS_CHOICES: list[list[Action]] = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
+_SPEAK_MENU: list[list[Action]] = [
+    [_SIMPLE[PASS][s], *_BETS[s].values(), _SIMPLE[ORDAGO][s]] for s in range(SEATS)
+]
+_ANSWER_MENU: list[list[Action]] = [
     [_SIMPLE[ACCEPT][s], *_RAISES[s].values(), _SIMPLE[ORDAGO][s], _SIMPLE[REJECT][s]]
     for s in range(SEATS)
 ]
-_ORDAGO_MENU = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+_ORDAGO_MENU: list[list[Action]] = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
 #: _SAID[code][s]: the event of seat s saying mus, no mus, pass, órdago, accept or
 #: reject, one dict shared by every such event (events are read, never changed)
 _SAID = [[{"type": ACTION_TYPES[code], "seat": s} for s in range(SEATS)] for code in range(9)]
@@ -733,11 +736,11 @@ class Mus(State):
             return []
         ph = self.phase
         if ph == ANSWER:
-            return list(_ORDAGO_MENU[s] if self.ordago else _ANSWER_MENU[s])
+            return (_ORDAGO_MENU[s] if self.ordago else _ANSWER_MENU[s]).copy()
         if ph == SPEAK:
-            return list(_SPEAK_MENU[s])
+            return _SPEAK_MENU[s].copy()
         if ph == MUS_PHASE:
-            return list(_MUS_CHOICES[s])
+            return _MUS_CHOICES[s].copy()
         return _discards(s, self.hands[s])
 
     def hand_cards(self, seat: int) -> list[str]:
@@ -775,6 +778,7 @@ class Mus(State):
         return events
 
     def _not_turn(self, s: int, code: int) -> IllegalAction:
+        """Why seat ``s`` may not act: not its turn, no hand dealt, or the match is over."""
         verb = _VERBS[code]
         if self.turn < 0:
             if self.over:
@@ -789,6 +793,7 @@ class Mus(State):
         )
 
     def _refuse(self, s: int, action: MusAction) -> list[Event]:
+        """The handler of an action the phase does not take."""
         raise self._wrong(s, action.code)
 
     def _wrong(self, s: int, code: int) -> IllegalAction:
@@ -1144,8 +1149,7 @@ class Mus(State):
             f = L  # HandValue fields 0..2: grande, chica, pares
         else:
             f = _PUNTO_FIELD if self.punto else _REAL_FIELD if self.real31 else _JUEGO_FIELD
-        best = among[0]
-        top = vals[best][f]
+        best = top = -1  # every key is 0 or more: the first seat takes the lead
         for x in among:
             k = vals[x][f]
             if k > top:

@@ -139,6 +139,7 @@ _SIG_WEIGHT: tuple[int, ...] = tuple(1 << (3 * c) for c in CARD_CLASS)
 
 
 def _signature_of_classes(classes: Iterable[int]) -> int:
+    """:func:`_signature` of cards of these classes."""
     return sum(1 << (3 * x) for x in classes)
 
 
