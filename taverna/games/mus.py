@@ -77,10 +77,10 @@ from .base import (
     only_fields,
 )
 from .mus_hands import (
-    CARD_CLASS,
     CARD_STR,
     N_CARDS,
-    VALUES,
+    PAIR_OF,
+    VALUE_OF_PAIRS,
     HandValue,
     card_id,
     card_str,
@@ -124,16 +124,30 @@ BET_MENU = (2, 3, 4, 5)
 #: stones that win a game
 GAME_STONES = 40
 
-_SIG = tuple(1 << (3 * c) for c in CARD_CLASS)
-
 
 def _value(hand: Sequence[int]) -> HandValue:
     a, b, c, d = hand
-    return VALUES[_SIG[a] + _SIG[b] + _SIG[c] + _SIG[d]]
+    return VALUE_OF_PAIRS[PAIR_OF[a][b]][PAIR_OF[c][d]]
 
 
 def _cards(cards: Sequence[int]) -> list[str]:
     return [CARD_STR[c] for c in cards]
+
+
+def _hands_str(hands: Sequence[Sequence[int]]) -> list[list[str]]:
+    """The four hands of four cards in notation.
+
+    Written out (no comprehension, no call per hand): every deal and every
+    showdown makes them.
+    """
+    (a0, b0, c0, d0), (a1, b1, c1, d1), (a2, b2, c2, d2), (a3, b3, c3, d3) = hands
+    s = CARD_STR
+    return [
+        [s[a0], s[b0], s[c0], s[d0]],
+        [s[a1], s[b1], s[c1], s[d1]],
+        [s[a2], s[b2], s[c2], s[d2]],
+        [s[a3], s[b3], s[c3], s[d3]],
+    ]
 
 
 _JUEGO_FIELD = HandValue._fields.index("juego")
@@ -193,38 +207,75 @@ class MusAction(Action):
 _SIMPLE = [[MusAction(s, code) for s in range(SEATS)] for code in range(9)]
 _BETS = [{n: MusAction(s, BET, n) for n in BET_MENU} for s in range(SEATS)]
 _RAISES = [{n: MusAction(s, RAISE, n) for n in BET_MENU} for s in range(SEATS)]
-_MUS_CHOICES = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
-_SPEAK_MENU = [[_SIMPLE[PASS][s], *_BETS[s].values(), _SIMPLE[ORDAGO][s]] for s in range(SEATS)]
-_ANSWER_MENU = [
+# the menus legal_actions copies, per seat
+_MUS_CHOICES: list[list[Action]] = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
+_SPEAK_MENU: list[list[Action]] = [
+    [_SIMPLE[PASS][s], *_BETS[s].values(), _SIMPLE[ORDAGO][s]] for s in range(SEATS)
+]
+_ANSWER_MENU: list[list[Action]] = [
     [_SIMPLE[ACCEPT][s], *_RAISES[s].values(), _SIMPLE[ORDAGO][s], _SIMPLE[REJECT][s]]
     for s in range(SEATS)
 ]
-_ORDAGO_MENU = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+_ORDAGO_MENU: list[list[Action]] = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+#: _SAID[code][s]: the event of seat s saying mus, no mus, pass, órdago, accept or
+#: reject, one dict shared by every such event (events are read, never changed)
+_SAID = [[{"type": ACTION_TYPES[code], "seat": s} for s in range(SEATS)] for code in range(9)]
 #: ORDERS[mano]: the seats in turn order from mano
 ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
 #: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
 ANSWER_ORDER = tuple(((s + 1) % SEATS, (s + 3) % SEATS) for s in range(SEATS))
-#: the 15 non-empty subsets of four positions
-_SUBSETS = tuple(tuple(i for i in range(HAND_SIZE) if m >> i & 1) for m in range(1, 1 << HAND_SIZE))
+
+
+def _answerers_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    table = {}
+    for order in ORDERS:
+        for m in range(1, 1 << SEATS):
+            sp = tuple(x for i, x in enumerate(order) if m >> i & 1)
+            table[sp] = tuple(tuple(x for x in ANSWER_ORDER[s] if x in sp) for s in range(SEATS))
+    return table
+
+
+#: ANSWERERS[speakers][s]: who answers seat s's bet when ``speakers`` (in turn
+#: order from mano) take part: ANSWER_ORDER[s] less those not taking part
+ANSWERERS = _answerers_table()
 
 
 def _discards(seat: int, hand: tuple[int, ...]) -> list[Action]:
-    """The 15 discards of a four-card hand (built without __init__: this is hot)."""
-    bits = [1 << c for c in hand]
+    """The 15 discards of a four-card hand (built without __init__: this is hot).
+
+    They come in the order of the subsets of the hand's positions read as the
+    numbers 1 to 15 (bit i: position i), the cards of each in hand order.
+    """
+    a, b, c, d = hand
+    A, B, C, D = 1 << a, 1 << b, 1 << c, 1 << d
+    AB, AC, BC = A | B, A | C, B | C
     out: list[Action] = []
     new = object.__new__
-    for sub in _SUBSETS:
-        a = new(MusAction)
-        a.seat = seat
-        a.code = DISCARD_CARDS
-        a.type = "discard"
-        a.amount = 0
-        a.cards = tuple([hand[i] for i in sub])
-        m = 0
-        for i in sub:
-            m |= bits[i]
-        a.mask = m
-        out.append(a)
+    for cards, mask in (
+        ((a,), A),
+        ((b,), B),
+        ((a, b), AB),
+        ((c,), C),
+        ((a, c), AC),
+        ((b, c), BC),
+        ((a, b, c), AB | C),
+        ((d,), D),
+        ((a, d), A | D),
+        ((b, d), B | D),
+        ((a, b, d), AB | D),
+        ((c, d), C | D),
+        ((a, c, d), AC | D),
+        ((b, c, d), BC | D),
+        ((a, b, c, d), AB | C | D),
+    ):
+        x = new(MusAction)
+        x.seat = seat
+        x.code = DISCARD_CARDS
+        x.type = "discard"
+        x.amount = 0
+        x.cards = cards
+        x.mask = mask
+        out.append(x)
     return out
 
 
@@ -239,6 +290,11 @@ class MusDeal(NamedTuple):
     deck: tuple[int, ...]
     mano: int | None
     reshuffles: tuple[tuple[int, ...], ...] = ()
+
+
+_tuple_new = tuple.__new__
+#: the 40 cards in id order, copied and shuffled for a random deal
+_DECK = list(range(N_CARDS))
 
 
 def _int(x: object) -> TypeGuard[int]:
@@ -391,18 +447,23 @@ class Mus(State):
         self.awaiting = False
         self.last_hand: JSON | None = None
         self.initial_events: list[Event] = []
-        self._reset_hand()
-
-    def _reset_hand(self) -> None:
+        # no hand yet (each deal sets these four)
         self.phase = IDLE
         self.turn = -1
         self.hands: list[tuple[int, ...]] = [(), (), (), ()]
         self.deck: list[int] = []  # top at the end
         self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
+        self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
+        self._reset_hand()
+
+    def _reset_hand(self) -> None:
+        """The hand's other fields, as before its deal."""
+        if self.discards:  # else the piles are empty too (only a discard fills them)
+            self.piles = [[], [], [], []]
+            self.discards = []
         self.reshuffled = 0
         self.mus_round = 0
         self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
-        self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
         self.vals: list[HandValue] | None = None
         self.holders: list[list[int] | None] = [None, None]  # announced pares, juego holders
         self.lance = -1
@@ -587,10 +648,11 @@ class Mus(State):
     # ----------------------------------------------------------- dealing
 
     def _random_deal(self, rng: random.Random, mano: int) -> MusDeal:
-        cards = list(range(N_CARDS))
+        cards = _DECK[:]
         rng.shuffle(cards)
         t = tuple(cards)
-        return MusDeal((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ())
+        # the tuple MusDeal(...) makes, without its Python-level __new__
+        return _tuple_new(MusDeal, ((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ()))
 
     def _next_mano(self) -> int | None:
         return None if self.mano < 0 else (self.mano + 1) % SEATS
@@ -599,11 +661,11 @@ class Mus(State):
         """Take the next deal (queued, else random), or wait for one."""
         if self._pending:
             return self._begin(self._pending.pop(), True)
-        if self._rng is not None:
-            mano = self._next_mano()
-            if mano is None:
-                mano = self._rng.randrange(SEATS)  # RULES.md §3 Mano: drawn at random
-            return self._begin(self._random_deal(self._rng, mano), False)
+        rng = self._rng
+        if rng is not None:
+            # RULES.md §3 Mano: drawn at random, then the next seat every hand
+            mano = rng.randrange(SEATS) if self.mano < 0 else (self.mano + 1) % SEATS
+            return self._begin(self._random_deal(rng, mano), False)
         self.awaiting = True
         return []
 
@@ -624,35 +686,41 @@ class Mus(State):
         return self._begin(deal, True)
 
     def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
-        mano = self._next_mano()
-        if mano is None:
-            assert deal.mano is not None
-            mano = deal.mano
-        events: list[Event] = []
+        hands, deck, first_mano, _ = deal
+        if self.mano < 0:
+            assert first_mano is not None
+            mano = first_mano
+        else:
+            mano = (self.mano + 1) % SEATS  # RULES.md §3 Mano: the next seat every hand
         self._reset_hand()
         self.awaiting = False
         self.hand_no += 1
         self.mano = mano
         self._deal = deal
         self._given = given
-        self.hands = hands = list(deal.hands)
-        self.deck = list(reversed(deal.deck))
+        self.hands = list(hands)
+        self.deck = list(deck[::-1])
         self.phase = MUS_PHASE
         self.turn = mano
         if self._deals is not None:
             self._deals.append(deal)
-        events.append(
+        h0, h1, h2, h3 = _hands_str(hands)
+        return [
             {
                 "type": "deal",
                 "hand": self.hand_no,
                 "game": self.game_no,
                 "mano": mano,
-                "deck": len(self.deck),
+                "deck": len(deck),
                 "stones": self.stones[:],
-                "private": {s: {"cards": [CARD_STR[c] for c in h]} for s, h in enumerate(hands)},
+                "private": {
+                    0: {"cards": h0},
+                    1: {"cards": h1},
+                    2: {"cards": h2},
+                    3: {"cards": h3},
+                },
             }
-        )
-        return events
+        ]
 
     # ------------------------------------------------------------ queries
 
@@ -667,12 +735,12 @@ class Mus(State):
         if s < 0 or (seat is not None and seat != s):
             return []
         ph = self.phase
-        if ph == SPEAK:
-            return list(_SPEAK_MENU[s])
         if ph == ANSWER:
-            return list(_ORDAGO_MENU[s] if self.ordago else _ANSWER_MENU[s])
+            return (_ORDAGO_MENU[s] if self.ordago else _ANSWER_MENU[s]).copy()
+        if ph == SPEAK:
+            return _SPEAK_MENU[s].copy()
         if ph == MUS_PHASE:
-            return list(_MUS_CHOICES[s])
+            return _MUS_CHOICES[s].copy()
         return _discards(s, self.hands[s])
 
     def hand_cards(self, seat: int) -> list[str]:
@@ -700,27 +768,33 @@ class Mus(State):
         if not isinstance(action, MusAction):
             raise IllegalAction(f"{action!r} is not a mus action")
         s = action.seat
-        code = action.code
+        turn = self.turn
+        if s != turn or turn < 0:
+            raise self._not_turn(s, action.code)
+        events = _HANDLERS[self.phase][action.code](self, s, action)
+        log = self._log
+        if log is not None:
+            log.append(action)
+        return events
+
+    def _not_turn(self, s: int, code: int) -> IllegalAction:
+        """Why seat ``s`` may not act: not its turn, no hand dealt, or the match is over."""
+        verb = _VERBS[code]
         if self.turn < 0:
-            verb = _VERBS[code]
             if self.over:
-                raise IllegalAction(f"seat {s} cannot {verb}: the match is over", "game_over")
-            raise IllegalAction(
+                return IllegalAction(f"seat {s} cannot {verb}: the match is over", "game_over")
+            return IllegalAction(
                 f"seat {s} cannot {verb}: the next hand has not been dealt", "not_dealt"
             )
-        if s != self.turn:
-            raise IllegalAction(
-                f"seat {s} cannot {_VERBS[code]}: it is seat {self.turn}'s turn to {self._doing()}",
-                "not_your_turn",
-                turn=self.turn,
-            )
-        handler = _HANDLERS[self.phase][code]
-        if handler is None:
-            raise self._wrong(s, code)
-        events = handler(self, s, action)
-        if self._log is not None:
-            self._log.append(action)
-        return events
+        return IllegalAction(
+            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn to {self._doing()}",
+            "not_your_turn",
+            turn=self.turn,
+        )
+
+    def _refuse(self, s: int, action: MusAction) -> list[Event]:
+        """The handler of an action the phase does not take."""
+        raise self._wrong(s, action.code)
 
     def _wrong(self, s: int, code: int) -> IllegalAction:
         ph = self.phase
@@ -750,7 +824,7 @@ class Mus(State):
 
     def _mus(self, s: int, action: MusAction) -> list[Event]:
         self.mus_count += 1
-        events: list[Event] = [{"type": "mus", "seat": s}]
+        events: list[Event] = [_SAID[MUS][s]]
         if self.mus_count == SEATS:
             # all four want to discard: each in turn order from mano
             self.phase = DISCARD
@@ -769,8 +843,13 @@ class Mus(State):
                 f"seat {s} cannot say no mus: deal {self.hand_no} lists {n} "
                 f"reshuffle{'' if n == 1 else 's'}, but only {self.reshuffled} happened"
             )
-        events: list[Event] = [{"type": "no_mus", "seat": s}]
-        self.vals = [_value(h) for h in self.hands]
+        events: list[Event] = [_SAID[NO_MUS][s]]
+        # _value(h) for each hand, written out: this is hot
+        vals: list[HandValue] = []
+        pair_of = PAIR_OF
+        for a, b, c, d in self.hands:
+            vals.append(VALUE_OF_PAIRS[pair_of[a][b]][pair_of[c][d]])
+        self.vals = vals
         self.lance = GRANDE
         self._open_lance(events)
         return events
@@ -870,34 +949,34 @@ class Mus(State):
 
     def _open_lance(self, events: list[Event]) -> None:
         """Start the lance ``self.lance`` or the next one that needs betting; count at the end."""
-        mano = self.mano
-        vals = self.vals
-        assert vals is not None
-        order: tuple[int, ...] = ORDERS[mano]
-        while self.lance < 4:
-            L = self.lance
+        order: tuple[int, ...] = ORDERS[self.mano]
+        L = self.lance
+        while L < 4:
             if L >= PARES:
-                if L == PARES:
-                    holders = [x for x in order if vals[x].pares_kind]
-                else:
-                    holders = [x for x in order if vals[x].juego]
+                vals = self.vals
+                assert vals is not None
+                holders: list[int] = []
+                pairs = 0  # bit 1 << t set when pair t is among the holders
+                for x in order:
+                    if vals[x].pares_kind if L == PARES else vals[x].juego:
+                        holders.append(x)
+                        pairs |= 1 << (x & 1)
                 self.holders[L - PARES] = holders
                 # RULES.md §3: who holds pares or juego is announced before the lance
                 events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders[:]})
-                teams = {x & 1 for x in holders}
                 if not holders and L == PARES:
                     self.res_status[L] = SKIPPED
                     events.append({"type": "lance", "lance": "pares", "skipped": True})
-                    self.lance += 1
+                    self.lance = L = L + 1
                     continue
-                if len(teams) == 1:
-                    team = teams.pop()
+                if pairs == 1 or pairs == 2:  # one pair only
+                    team = pairs >> 1
                     self.res_status[L] = ALONE
                     self.res_team[L] = team
                     events.append(
                         {"type": "lance", "lance": LANCE_NAMES[L], "speakers": [], "team": team}
                     )
-                    self.lance += 1
+                    self.lance = L = L + 1
                     continue
                 if holders:
                     order = tuple(holders)
@@ -917,7 +996,7 @@ class Mus(State):
 
     def _pass(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, PASS, 0))
-        events: list[Event] = [{"type": "pass", "seat": s}]
+        events: list[Event] = [_SAID[PASS][s]]
         self.pos += 1
         if self.pos < len(self.speakers):
             self.turn = self.speakers[self.pos]
@@ -926,16 +1005,6 @@ class Mus(State):
             self.lance += 1
             self._open_lance(events)
         return events
-
-    def _answer_after(self, s: int) -> None:
-        """The other pair answers, its players taking part in seat order after ``s``."""
-        sp = self.speakers
-        pair = ANSWER_ORDER[s]
-        self.answerers = ans = pair if len(sp) == SEATS else tuple(x for x in pair if x in sp)
-        self.apos = 0
-        self.bet_team = s & 1
-        self.phase = ANSWER
-        self.turn = ans[0]
 
     def _bet(self, s: int, action: MusAction) -> list[Event]:
         amount = action.amount
@@ -947,7 +1016,12 @@ class Mus(State):
         self.prev_stake = 1  # refused, the lance's first bet is worth 1
         self.stake = amount
         self.n_bets = 1
-        self._answer_after(s)
+        # the other pair answers, its players taking part in seat order after s
+        self.answerers = ans = ANSWERERS[self.speakers][s]
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
         return [{"type": "bet", "seat": s, "amount": amount, "stake": amount}]
 
     def _raise(self, s: int, action: MusAction) -> list[Event]:
@@ -962,7 +1036,12 @@ class Mus(State):
         self.prev_stake = stake = self.stake
         self.stake = stake = stake + amount
         self.n_bets += 1
-        self._answer_after(s)
+        # the other pair answers, its players taking part in seat order after s
+        self.answerers = ans = ANSWERERS[self.speakers][s]
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
         return [{"type": "raise", "seat": s, "amount": amount, "stake": stake}]
 
     def _ordago(self, s: int, action: MusAction) -> list[Event]:
@@ -973,12 +1052,17 @@ class Mus(State):
         self.prev_stake = self.stake if self.n_bets else 1
         self.n_bets += 1
         self.ordago = True
-        self._answer_after(s)
-        return [{"type": "ordago", "seat": s}]
+        # the other pair answers, its players taking part in seat order after s
+        self.answerers = ans = ANSWERERS[self.speakers][s]
+        self.apos = 0
+        self.bet_team = s & 1
+        self.phase = ANSWER
+        self.turn = ans[0]
+        return [_SAID[ORDAGO][s]]
 
     def _accept(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, ACCEPT, 0))
-        events: list[Event] = [{"type": "accept", "seat": s}]
+        events: list[Event] = [_SAID[ACCEPT][s]]
         L = self.lance
         if self.ordago:
             self._ordago_showdown(events)
@@ -991,7 +1075,7 @@ class Mus(State):
 
     def _reject(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, REJECT, 0))
-        events: list[Event] = [{"type": "reject", "seat": s}]
+        events: list[Event] = [_SAID[REJECT][s]]
         self.apos += 1
         if self.apos < len(self.answerers):
             self.turn = self.answerers[self.apos]  # the partner answers
@@ -1039,8 +1123,7 @@ class Mus(State):
 
     def _lance_summary(self) -> list[JSON]:
         out = []
-        for L in range(4):
-            st = self.res_status[L]
+        for L, st in enumerate(self.res_status):
             if st == PENDING:
                 continue
             item: JSON = {
@@ -1066,8 +1149,7 @@ class Mus(State):
             f = L  # HandValue fields 0..2: grande, chica, pares
         else:
             f = _PUNTO_FIELD if self.punto else _REAL_FIELD if self.real31 else _JUEGO_FIELD
-        best = among[0]
-        top = vals[best][f]
+        best = top = -1  # every key is 0 or more: the first seat takes the lead
         for x in among:
             k = vals[x][f]
             if k > top:
@@ -1086,7 +1168,7 @@ class Mus(State):
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "ordago",
-            "hands": [_cards(h) for h in self.hands],
+            "hands": _hands_str(self.hands),
             "ordago": {"lance": name, "seat": seat, "team": team},
             "lances": self._lance_summary(),
             "stones": self.stones[:],
@@ -1162,13 +1244,14 @@ class Mus(State):
                 )
                 if stones[team] >= GAME_STONES:
                     won = team  # the rest of the hand is not counted
+        v0, v1, v2, v3 = vals
         summary: JSON = {
             "type": "hand_end",
             "hand": self.hand_no,
             "reason": "showdown",
-            "hands": [[CARD_STR[c] for c in h] for h in self.hands],
-            "pares": [v.pares_kind for v in vals],
-            "points": [v.points for v in vals],
+            "hands": _hands_str(self.hands),
+            "pares": [v0.pares_kind, v1.pares_kind, v2.pares_kind, v3.pares_kind],
+            "points": [v0.points, v1.points, v2.points, v3.points],
             "lances": lances,
             "stones": stones[:],
         }
@@ -1433,9 +1516,9 @@ class Mus(State):
 _Handler = Callable[[Mus, int, MusAction], list[Event]]
 
 
-def _handlers() -> tuple[tuple[_Handler | None, ...], ...]:
-    """_HANDLERS[phase][action code]: the method that plays it, None where it is refused."""
-    table: list[list[_Handler | None]] = [[None] * len(ACTION_TYPES) for _ in PHASE_NAMES]
+def _handlers() -> tuple[tuple[_Handler, ...], ...]:
+    """_HANDLERS[phase][action code]: the method that plays it, or Mus._refuse."""
+    table: list[list[_Handler]] = [[Mus._refuse] * len(ACTION_TYPES) for _ in PHASE_NAMES]
     table[MUS_PHASE][MUS] = Mus._mus
     table[MUS_PHASE][NO_MUS] = Mus._no_mus
     table[DISCARD][DISCARD_CARDS] = Mus._discard

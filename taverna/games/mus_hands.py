@@ -138,6 +138,11 @@ def _signature(cards: Iterable[int]) -> int:
 _SIG_WEIGHT: tuple[int, ...] = tuple(1 << (3 * c) for c in CARD_CLASS)
 
 
+def _signature_of_classes(classes: Iterable[int]) -> int:
+    """:func:`_signature` of cards of these classes."""
+    return sum(1 << (3 * x) for x in classes)
+
+
 def _table() -> dict[int, HandValue]:
     table: dict[int, HandValue] = {}
     for a in range(8):
@@ -145,12 +150,29 @@ def _table() -> dict[int, HandValue]:
             for c in range(b, 8):
                 for d in range(c, 8):
                     cls = (a, b, c, d)
-                    table[sum(1 << (3 * x) for x in cls)] = _value(cls)
+                    table[_signature_of_classes(cls)] = _value(cls)
     return table
 
 
 #: class-multiset signature -> HandValue, for all 330 four-card multisets
 VALUES: dict[int, HandValue] = _table()
+
+#: the 36 pairs of classes (lower first), in order
+_CLASS_PAIRS = [(x, y) for x in range(8) for y in range(x, 8)]
+#: PAIR_OF[a][b]: the index in _CLASS_PAIRS of the classes of cards a and b (either order)
+PAIR_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        _CLASS_PAIRS.index((min(CARD_CLASS[a], CARD_CLASS[b]), max(CARD_CLASS[a], CARD_CLASS[b])))
+        for b in range(N_CARDS)
+    )
+    for a in range(N_CARDS)
+)
+#: VALUE_OF_PAIRS[p][q]: the HandValue of a hand made of class pairs p and q, so that
+#: ``VALUE_OF_PAIRS[PAIR_OF[a][b]][PAIR_OF[c][d]]`` evaluates cards a b c d with
+#: lookups only (summing signatures makes a new int object at each step)
+VALUE_OF_PAIRS: tuple[tuple[HandValue, ...], ...] = tuple(
+    tuple(VALUES[_signature_of_classes(p + q)] for q in _CLASS_PAIRS) for p in _CLASS_PAIRS
+)
 
 
 def evaluate(cards: Iterable[int]) -> HandValue:
@@ -231,12 +253,14 @@ __all__ = [
     "MEDIAS",
     "NO_PARES",
     "N_CARDS",
+    "PAIR_OF",
     "PAR",
     "PARES_NAMES",
     "RANKS",
     "REAL_31",
     "SUITS",
     "VALUES",
+    "VALUE_OF_PAIRS",
     "HandValue",
     "card_id",
     "card_str",
