@@ -1,6 +1,9 @@
 # Taverna's habits: `make test` installs what it needs and runs the tests.
 PY ?= python3
 VENV ?= .venv
+# make serve PORT=8080 (HOST=0.0.0.0: every address)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
@@ -15,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 serve: $(STAMP)
-	$(BIN)/taverna serve --host 127.0.0.1 --port 8000
+	$(BIN)/taverna serve --host $(HOST) --port $(PORT)
 
 # the browser tests drive Debian's Chromium (installed once, never downloaded by Playwright)
 chromium:

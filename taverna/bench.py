@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .games import get_game
-from .games.base import State
+from .games.base import SettingsError, State
 
 
 def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
@@ -439,6 +439,24 @@ MINIMAL: dict[str, Callable[[int, float, int], dict[str, Any]]] = {
 }
 
 
+def parse_seat_counts(cls: type[State], text: str) -> list[int]:
+    """``--seats 2,3``: seat counts the game allows; raises ValueError saying which is not."""
+    counts = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            n = int(part)
+        except ValueError:
+            raise ValueError(
+                f"give seat counts separated by commas, e.g. 2,3; {part!r} is not a number"
+            ) from None
+        try:
+            counts.append(cls.check_seats(n))
+        except SettingsError as e:
+            raise ValueError(str(e)) from None
+    return counts
+
+
 def run_bench(
     game: str, seconds: float = 3.0, as_json: bool = False, seats: str | None = None
 ) -> int:
@@ -447,8 +465,12 @@ def run_bench(
     except KeyError as e:
         print(f"taverna bench: {e.args[0]}", file=sys.stderr)
         return 2
-    if seats:
-        counts = [int(x) for x in seats.split(",")]
+    if seats is not None:
+        try:
+            counts = parse_seat_counts(cls, seats)
+        except ValueError as e:
+            print(f"taverna bench: --seats: {e}", file=sys.stderr)
+            return 2
     else:
         counts = list(range(cls.min_seats, cls.max_seats + 1))
     minimal = MINIMAL.get(cls.game)
@@ -474,8 +496,9 @@ def run_bench(
     if as_json:
         print(json.dumps({"game": cls.game, "results": results}))
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from .console import stdout_console
 
     table = Table(
         title=f"{cls.game}: random self-play, {seconds:g} s per loop and seat count "
@@ -497,5 +520,5 @@ def run_bench(
             f"{r['protocol_cost']:.2f}×" if "protocol_cost" in r else "-",
             f"{r['state_bytes']:,}",
         )
-    Console().print(table)
+    stdout_console().print(table)
     return 0

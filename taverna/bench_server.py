@@ -169,16 +169,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_healthy(base: str, seconds: float = 30) -> None:
+def wait_healthy(
+    base: str, seconds: float = 30, proc: subprocess.Popen[bytes] | None = None
+) -> None:
+    """Wait until the server answers; RuntimeError if it exits or does not answer in time."""
     import httpx
 
     deadline = time.time() + seconds
     while time.time() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited with status {proc.returncode}")
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
                 return
         time.sleep(0.1)
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not answer within {seconds:g} s")
 
 
 def run_server_bench(
@@ -195,16 +200,26 @@ def run_server_bench(
     url = database or f"sqlite:///{tmp}/bench.db"
     port = free_port()
     env = {**os.environ, "TAVERNA_BOT_DELAY": "0"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "taverna", "serve", "--port", str(port), "--database", url],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=lambda: _raise_fd_limit(65536),
-    )
+    log_path = os.path.join(tmp, "serve.log")
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "taverna", "serve", "--port", str(port), "--database", url],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            preexec_fn=lambda: _raise_fd_limit(65536),
+        )
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     try:
-        wait_healthy(base)
+        try:
+            wait_healthy(base, proc=proc)
+        except RuntimeError as e:
+            with open(log_path, errors="replace") as f:
+                said = [line.strip() for line in f if line.strip()]
+            # `taverna serve` says what is wrong in its last line (a bad --database, say)
+            why = said[-1] if said else str(e)
+            print(f"taverna bench: the server did not start: {why}", file=sys.stderr)
+            return 1
 
         async def main() -> dict[str, Any]:
             seats = await _setup(base, tables, game, {})

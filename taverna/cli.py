@@ -1,11 +1,73 @@
-"""The `taverna` command: replay, bench (and, as they land, serve, play, simulate)."""
+"""The `taverna` command: serve, play, simulate, replay, bench."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import logging
+import math
+import socket
 import sys
 from collections.abc import Sequence
+
+# ------------------------------------------------ argument types
+# argparse turns an ArgumentTypeError into "taverna CMD: error: argument --x: why", exit 2
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _not_negative_int(text: str) -> int:
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def _not_negative(text: str) -> float:
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _whole(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535 (0: any free port), not {value}")
+    return value
+
+
+# ------------------------------------------------------ commands
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -28,7 +90,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         else:
             result, status = replay_text(text)
         if status == MALFORMED and len(args.files) == 1:
-            print(f"taverna replay: {name}: {result['malformed']}", file=sys.stderr)
+            why = str(result["malformed"])
+            # "cannot read NAME: why" names the file already
+            where = "" if why.startswith("cannot read ") else f"{name}: "
+            print(f"taverna replay: {where}{why}", file=sys.stderr)
         if args.pretty:
             out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         else:
@@ -66,31 +131,94 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_main(args)
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (raises OSError), handed to uvicorn to listen on.
+
+    Binding before anything else means a port in use is refused at once, before
+    the database is touched or anything is announced.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _websocket_lines(record: logging.LogRecord) -> bool:
+    """Of uvicorn's INFO lines, only those of a WebSocket ('"WebSocket /ws/…" [accepted]')."""
+    return record.levelno >= logging.WARNING or '"WebSocket ' in str(record.msg)
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import logging
-
-    import uvicorn
-
-    from .server.app import create_app
     from .server.config import Config
+    from .store.db import check_database, display_url
 
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    config = Config()
+    try:
+        config = Config()
+    except ValueError as e:  # a TAVERNA_* variable that is not a number
+        print(f"taverna serve: a TAVERNA_* setting is not valid: {e}", file=sys.stderr)
+        return 2
     if args.database:
         config.database_url = args.database
     if args.bot_delay is not None:
         config.bot_delay = args.bot_delay
-    print(f"Taverna at http://{args.host}:{args.port}  (database {config.database_url})")
-    uvicorn.run(
-        create_app(config),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
-    )
+    if args.access_log:
+        config.access_log = True
+    where = f"{args.host}:{args.port}"
+    try:
+        sock = _listen(args.host, args.port)
+    except OSError as e:
+        why = e.strerror or str(e)
+        hint = " (is another server running there? choose another with --port N)"
+        in_use = e.errno == errno.EADDRINUSE
+        print(
+            f"taverna serve: cannot listen on {where}: {why}{hint if in_use else ''}",
+            file=sys.stderr,
+        )
+        return 1
+    with sock:
+        database = display_url(config.database_url)
+        problem = check_database(config.database_url)
+        if problem is not None:
+            print(f"taverna serve: database {database}: {problem}", file=sys.stderr)
+            return 1
+        import uvicorn
+
+        from .server.app import create_app
+
+        logging.basicConfig(
+            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+        server = uvicorn.Server(
+            uvicorn.Config(
+                create_app(config),
+                log_config=None,  # uvicorn's lines go through the same log as ours
+                log_level="warning",
+                access_log=config.access_log,
+                ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
+            )
+        )
+        if config.access_log:
+            # one line per HTTP request (client, method, path, status); uvicorn tells of
+            # each WebSocket on its error log, at INFO among its start-up chatter
+            logging.getLogger("uvicorn.access").setLevel(logging.INFO)
+            uvicorn_log = logging.getLogger("uvicorn.error")
+            uvicorn_log.setLevel(logging.INFO)
+            uvicorn_log.addFilter(_websocket_lines)
+        host, port = sock.getsockname()[:2]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"Taverna at http://{shown}:{port}  (database {database})", flush=True)
+        server.run(sockets=[sock])
+        if not server.started:
+            print(
+                "taverna serve: the server did not start (the log above says why)", file=sys.stderr
+            )
+            return 3
     return 0
 
 
@@ -106,10 +234,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the club: lobby, tables, live play, web client",
         description="Run the Taverna server (TAVERNA_DATABASE_URL, default sqlite:///taverna.db).",
     )
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--database", default=None, help="database URL (sqlite:///… or postgresql://…)")
-    p.add_argument("--bot-delay", type=float, default=None, help="seconds bots wait before moving")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; all: 0.0.0.0)"
+    )
+    p.add_argument(
+        "--port", type=_port, default=8000, help="port to listen on (default 8000; 0: any free)"
+    )
+    p.add_argument(
+        "--database",
+        default=None,
+        help="database URL, sqlite:///PATH or postgresql://USER@HOST/NAME "
+        "(default: TAVERNA_DATABASE_URL, else sqlite:///taverna.db in the current folder)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=_not_negative,
+        default=None,
+        help="seconds bots wait before moving (default: TAVERNA_BOT_DELAY, else 0.8)",
+    )
+    p.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log every HTTP request and WebSocket to stderr (or TAVERNA_ACCESS_LOG=1)",
+    )
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser(
@@ -132,18 +279,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("game", help="dominoes, cards, mus, or server")
     p.add_argument(
-        "--seconds", type=float, default=None, help="time per seat count (default 3; server 20)"
+        "--seconds", type=_positive, default=None, help="time per seat count (default 3; server 20)"
     )
     p.add_argument("--seats", type=str, default=None, help="comma-separated seat counts")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--tables", type=int, default=500, help="server: concurrent tables (500)")
     p.add_argument(
-        "--connections", type=int, default=2000, help="server: connections held open (2000)"
+        "--tables", type=_at_least_one, default=500, help="server: concurrent tables (500)"
+    )
+    p.add_argument(
+        "--connections",
+        type=_not_negative_int,
+        default=2000,
+        help="server: connections held open (2000)",
     )
     p.add_argument("--database", default=None, help="server: database URL (default temp SQLite)")
     p.add_argument(
         "--think",
-        type=float,
+        type=_not_negative,
         default=1.0,
         help="server: players' mean think time, s (1; 0: flat out)",
     )
@@ -161,10 +313,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots", required=True, help="bots per seat (Mus: per pair), e.g. expert,greedy"
     )
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    p.add_argument("--seats", type=int, default=None, help="seat count (default: one per bot)")
+    p.add_argument("--games", type=_at_least_one, default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=_whole, default=1, help="tournament seed (default 1)")
+    p.add_argument("--jobs", type=_at_least_one, default=2, help="worker processes (default 2)")
+    p.add_argument(
+        "--seats", type=_at_least_one, default=None, help="seat count (default: one per bot)"
+    )
     p.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="a table setting, e.g. target=100"
     )
@@ -172,7 +326,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--option", action="append", metavar="KEY=VALUE", help="a bot option, e.g. iterations=500"
     )
     p.add_argument(
-        "--max-hands", type=int, default=100, help="hands before a game is a draw (default 100)"
+        "--max-hands",
+        type=_at_least_one,
+        default=100,
+        help="hands before a game is a draw (default 100)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -184,12 +341,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play in the terminal: pick moves by number; ? for help, q to quit.",
     )
     p.add_argument("game", help="dominoes, cards or mus")
-    p.add_argument("--seats", type=int, default=None, help="seat count (default 2; Mus 4)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument(
+        "--seats", type=_at_least_one, default=None, help="seat count (default 2; Mus 4)"
+    )
+    p.add_argument("--seat", type=_whole, default=0, help="your seat (default 0)")
     p.add_argument(
         "--bots", default="greedy", help="bot level(s) for the other seats (default greedy)"
     )
-    p.add_argument("--seed", type=int, default=None, help="a seed for a reproducible game")
+    p.add_argument("--seed", type=_whole, default=None, help="a seed for a reproducible game")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a table setting")
     p.set_defaults(func=_cmd_play)
     return parser

@@ -577,6 +577,21 @@ def main(args: Any) -> int:
     if not 0 <= human < seats:
         print(f"taverna play: --seat must be 0..{seats - 1}", file=sys.stderr)
         return 2
+    if not all(levels):
+        print(
+            f"taverna play: --bots {args.bots!r} has an empty level: "
+            "write levels separated by commas, e.g. greedy,expert",
+            file=sys.stderr,
+        )
+        return 2
+    if len(levels) > seats - 1:
+        print(
+            f"taverna play: --bots {args.bots} names {len(levels)} bots, but a {seats}-seat "
+            f"game has {seats - 1} other seat{'s' if seats > 2 else ''} "
+            "(give one level per other seat, or one for all)",
+            file=sys.stderr,
+        )
+        return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     others = [s for s in range(seats) if s != human]
     try:

@@ -213,7 +213,7 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise ValueError(f"--set takes KEY=VALUE, not {item!r}")
+            raise ValueError(f"--set and --option take KEY=VALUE, not {item!r}")
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -222,8 +222,9 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
 
 
 def print_table(report: dict[str, Any], seconds: float) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from .console import stdout_console
 
     table = Table(
         title=f"{report['game']}: {report['games']} games "
@@ -253,7 +254,7 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
             f"{b.get('max_seconds_per_decision', 0.0) * 1000:.0f} ms",
             f"{b['elo']:.0f}",
         )
-    Console().print(table)
+    stdout_console().print(table)
 
 
 def main(args: Any) -> int:
@@ -276,6 +277,10 @@ def main(args: Any) -> int:
                 raise ValueError(f"give one bot per seat: {seats} seats, {len(entries)} bots")
         settings = cls.check_settings(seats, settings)
         options = parse_sets(args.option or [])
+        # make each bot once here: a bad option is refused now, in one line, and
+        # not in every worker process in the middle of the tournament
+        for name in dict.fromkeys(entries):
+            bot_class(name)(cls, 0, 0, **options)
     except (KeyError, ValueError) as e:
         msg = e.args[0] if e.args else str(e)
         print(f"taverna simulate: {msg}", file=sys.stderr)

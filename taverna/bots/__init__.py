@@ -16,7 +16,7 @@ from ..games.base import State
 from . import cards as _cards  # noqa: F401  (registers its heuristics)
 from . import dominoes as _dominoes  # noqa: F401
 from . import mus as _mus  # noqa: F401
-from .base import Bot
+from .base import Bot, BotOptionError
 from .expert import ExpertBot
 from .simple import GreedyBot, RandomBot
 
@@ -53,4 +53,14 @@ def make_bot(
     return bot_class(name)(game, seat, seed, **options)
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "bot_class", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Bot",
+    "BotOptionError",
+    "ExpertBot",
+    "GreedyBot",
+    "RandomBot",
+    "bot_class",
+    "make_bot",
+]

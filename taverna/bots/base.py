@@ -18,11 +18,26 @@ the bot does not make); a seat whose turn it is must return an action.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ..games.base import Action, State, View
+from . import heuristics
+
+
+class BotOptionError(ValueError):
+    """A bot option with a value the bot cannot use; the message says which and why.
+
+    >>> from taverna.games import get_game
+    >>> from taverna.bots import make_bot
+    >>> try:
+    ...     make_bot("expert", get_game("dominoes"), 0, iterations="abc")
+    ... except BotOptionError as e:
+    ...     print(e)
+    expert bot: iterations must be a whole number of at least 1, not 'abc'
+    """
 
 
 class Bot(ABC):
@@ -39,6 +54,53 @@ class Bot(ABC):
         self.options = options
         #: what a bot keeps between decisions (e.g. a choice made once per Muggins window)
         self.memory: dict[str, Any] = {}
+        # the options every level reads are checked here, so a bad value is refused
+        # when the bot is made, not in the middle of a game
+        if "forget" in options:
+            self.number_option("forget", 0.0, minimum=0.0, maximum=1.0)
+        for key in heuristics.NUMBER_OPTIONS.get(game.game, ()):
+            if key in options:
+                self.number_option(key, 0.0)
+
+    def number_option(
+        self,
+        key: str,
+        default: float,
+        *,
+        whole: bool = False,
+        minimum: float | None = None,
+        above: float | None = None,
+        maximum: float | None = None,
+    ) -> float:
+        """The option ``key`` as a number (``default`` when absent); raises BotOptionError
+        for a value that is not one, or outside ``minimum``/``above``/``maximum``.
+
+        Numbers written as text ("500", as a command line gives them) are accepted.
+        """
+        value = self.options.get(key, default)
+        kind = "a whole number" if whole else "a number"
+        if minimum is not None and maximum is not None:
+            kind += f" from {minimum:g} to {maximum:g}"
+        elif minimum is not None:
+            kind += f" of at least {minimum:g}"
+        elif above is not None:
+            kind += f" greater than {above:g}"
+        refusal = BotOptionError(f"{self.name} bot: {key} must be {kind}, not {value!r}")
+        if isinstance(value, bool):
+            raise refusal
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise refusal from None
+        if not math.isfinite(number) or (whole and not number.is_integer()):
+            raise refusal
+        if (
+            (minimum is not None and number < minimum)
+            or (above is not None and number <= above)
+            or (maximum is not None and number > maximum)
+        ):
+            raise refusal
+        return int(number) if whole else number
 
     def legal(self, view: View) -> list[Action]:
         """The legal actions listed in the view, as action values."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..games.base import Action, State, View
 from . import heuristics
-from .base import Bot
+from .base import Bot, BotOptionError
 
 
 class _Node:
@@ -50,12 +50,15 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(game, seat, seed, **options)
         default_n = heuristics.ITERATIONS.get(game.game, 1200)
-        self.iterations = int(options.get("iterations", default_n))
-        self.seconds = float(options.get("seconds", 0.8))
-        self.paired = bool(options.get("paired", game.game in heuristics.PAIRED))
+        self.iterations = int(self.number_option("iterations", default_n, whole=True, minimum=1))
+        self.seconds = self.number_option("seconds", 0.8, above=0)
+        paired = options.get("paired", game.game in heuristics.PAIRED)
+        if not isinstance(paired, bool):
+            raise BotOptionError(f"expert bot: paired must be true or false, not {paired!r}")
+        self.paired = paired
         default_c = heuristics.EXPLORATION.get(game.game, 0.7)
-        self.exploration = float(options.get("exploration", default_c))
-        self.margin = float(options.get("margin", heuristics.MARGIN.get(game.game, 2.0)))
+        self.exploration = self.number_option("exploration", default_c, minimum=0)
+        self.margin = self.number_option("margin", heuristics.MARGIN.get(game.game, 2.0), minimum=0)
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)

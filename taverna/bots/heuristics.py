@@ -22,6 +22,9 @@ RolloutFn = Callable[[State, random.Random], None]
 
 SlipFn = Callable[["Bot", View, list[Action], Action], Action]
 
+#: each game's own number options (Mus: the policy's thresholds), checked when a bot is made
+NUMBER_OPTIONS: dict[str, tuple[str, ...]] = {}
+
 GREEDY: dict[str, GreedyFn] = {}
 OPTIONAL: dict[str, OptionalFn] = {}
 ROLLOUT: dict[str, RolloutFn] = {}

@@ -802,6 +802,7 @@ heuristics.register(
     reward=reward,
     anchor=anchor,
 )
+heuristics.NUMBER_OPTIONS["mus"] = (*PARAMS, "pool_seconds")
 heuristics.SCALE["mus"] = 1.0
 heuristics.EXPLORATION["mus"] = 0.3
 heuristics.ITERATIONS["mus"] = 3000  # about 0.4 s a decision on one core

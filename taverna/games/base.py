@@ -69,6 +69,18 @@ class MalformedRecord(TavernaError):
     """A record or deal that is not valid data: bad JSON, unknown tiles, a partial set."""
 
 
+def not_an_action(state: object, action: object) -> IllegalAction:
+    """What ``apply`` raises when given something that is not one of the game's action
+    values — typically a dict in record notation — saying how to make one."""
+    cls = type(state)
+    game = getattr(cls, "game", cls.__name__)
+    return IllegalAction(
+        f"{action!r} is not a {game} action: parse it first with "
+        f"{cls.__name__}.parse_action(obj, seats) (obj in record notation, with its 'seat'), "
+        "or pick one from state.legal_actions()"
+    )
+
+
 class SettingsError(TavernaError):
     """A table setting that the game does not know or does not allow."""
 
@@ -207,7 +219,9 @@ class State(ABC):
             raise SettingsError(f"seats must be a whole number, not {seats!r}")
         if not cls.min_seats <= seats <= cls.max_seats:
             if cls.min_seats == cls.max_seats:
-                raise SettingsError(f"{cls.game} is played by exactly {cls.min_seats} seats")
+                raise SettingsError(
+                    f"{cls.game} is played by exactly {cls.min_seats} seats, not {seats}"
+                )
             raise SettingsError(
                 f"{cls.game} is played by {cls.min_seats} to {cls.max_seats} seats, not {seats}"
             )

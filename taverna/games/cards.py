@@ -98,6 +98,7 @@ from .base import (
     State,
     View,
     action_seat,
+    not_an_action,
     only_fields,
 )
 
@@ -869,7 +870,7 @@ class Cards(State):
 
     def apply(self, action: Action) -> list[Event]:
         if not isinstance(action, CardAction):
-            raise IllegalAction(f"{action!r} is not a cards action")
+            raise not_an_action(self, action)
         kind = action.type
         events: list[Event]
         if kind != "play":

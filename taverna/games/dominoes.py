@@ -34,6 +34,7 @@ from .base import (
     State,
     View,
     action_seat,
+    not_an_action,
     only_fields,
 )
 
@@ -553,7 +554,7 @@ class Dominoes(State):
         # The hot path of every search: playing and drawing are written out here,
         # with tables for the arithmetic; refusals and rare paths live in helpers.
         if not isinstance(action, DominoAction):
-            raise IllegalAction(f"{action!r} is not a dominoes action")
+            raise not_an_action(self, action)
         s = action.seat
         if s != self.turn:  # -1 once the game is over or while a deal is due
             self._refuse_turn(s, action.type)

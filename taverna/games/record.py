@@ -63,7 +63,14 @@ def parse_record(obj: Any) -> Record:
         raise MalformedRecord("a record must be a JSON object")
     extra = set(obj) - _FIELDS
     if extra:
-        raise MalformedRecord(f"unknown record field {sorted(extra)[0]!r}")
+        field = sorted(extra)[0]
+        if isinstance(obj.get("record"), dict):
+            # a golden test file wraps its record: {"why", "record", "expect"}
+            raise MalformedRecord(
+                f"unknown record field {field!r}: this looks like a golden test file "
+                "(why, record, expect); replay its record: jq .record FILE | taverna replay -"
+            )
+        raise MalformedRecord(f"unknown record field {field!r}")
     missing = [f for f in ("game", "seats", "deals", "actions") if f not in obj]
     if missing:
         raise MalformedRecord(f"the record has no {missing[0]!r}")

@@ -34,7 +34,7 @@ from ..games import get_game
 from ..store.accounts import WELCOME_CHIPS, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
-from .errors import Refused, answer
+from .errors import Refused, answer, game_named
 from .rooms import RoomHub
 
 log = logging.getLogger("taverna.accounts")
@@ -590,10 +590,7 @@ async def ranking(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
-    try:
-        cls = get_game(game)
-    except KeyError as e:
-        raise Refused(404, "unknown_game", e.args[0], game=game) from None
+    cls = game_named(game)
     total, rows = await _hub(request).accounts.ranking(cls.game, limit, offset)
     return {"game": cls.game, "total": total, "offset": offset, "ranking": rows}
 

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import __version__
 from ..bots import LEVELS
-from ..games import GAMES, SettingsError, event_json, get_game
+from ..games import GAMES, SettingsError, event_json
 from ..games.record import parse_record
 from ..store.repo import Conflict, NotFound, Store, TableInfo
 from . import accounts, errors
@@ -218,15 +218,13 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     @app.get("/api/tables", tags=["lobby"], summary="Open and running public tables")
     async def list_tables(request: Request, game: str | None = None) -> dict[str, Any]:
-        tables = await store_of(request).tables(("open", "playing"), game)
+        name = errors.game_named(game).game if game else None
+        tables = await store_of(request).tables(("open", "playing"), name)
         return {"tables": [t.public() for t in tables if t.options.get("public", True)]}
 
     @app.post("/api/tables", tags=["lobby"], status_code=201, summary="Create a table")
     async def create_table(body: TableIn, request: Request, player: Player) -> dict[str, Any]:
-        try:
-            cls = get_game(body.game)
-        except KeyError as e:
-            raise Refused(422, "unknown_game", e.args[0], game=body.game) from None
+        cls = errors.game_named(body.game, status=422)
         seats = body.seats if body.seats is not None else cls.min_seats
         try:
             settings = cls.check_settings(seats, body.settings)
@@ -365,7 +363,8 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     @app.get("/api/history", tags=["history"], summary="Finished games")
     async def history(request: Request, game: str | None = None) -> dict[str, Any]:
-        tables = await store_of(request).tables(("finished",), game)
+        name = errors.game_named(game).game if game else None
+        tables = await store_of(request).tables(("finished",), name)
         return {"tables": [t.public() for t in tables if t.options.get("public", True)]}
 
     # ---------------------------------------------------------- operators

@@ -34,3 +34,5 @@ class Config:
     register_limit: str = field(default_factory=lambda: _env("REGISTER_LIMIT", "10/3600"))
     #: days a login session lasts
     session_days: float = field(default_factory=lambda: float(_env("SESSION_DAYS", "30")))
+    #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`
+    access_log: bool = field(default_factory=lambda: _env("ACCESS_LOG", "0") == "1")

@@ -21,6 +21,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from ..games import get_game
+from ..games.base import State
+
 BY_STATUS = {
     400: "bad_request",
     401: "no_session",
@@ -54,6 +57,20 @@ class Refused(HTTPException):
         self.params = params
 
 
+def game_named(name: str, status: int = 404) -> type[State]:
+    """The game called ``name`` (a record name or an alias), or the one refusal every
+    endpoint gives for a game that is none of ours: ``unknown_game``, 404 where the
+    game names what is asked for (a path or a query), 422 in a request body.
+
+    >>> game_named("dominoes").game
+    'muggins-dominoes'
+    """
+    try:
+        return get_game(name)
+    except KeyError as e:
+        raise Refused(status, "unknown_game", e.args[0], game=name) from None
+
+
 def answer(
     status: int,
     code: str,
@@ -84,6 +101,22 @@ async def invalid(request: Request, exc: Exception) -> JSONResponse:
     problems = []
     fields = []
     for err in exc.errors():
+        if err.get("type") == "json_invalid":
+            # FastAPI's own words would be "0: JSON decode error" (the 0 is a character position)
+            loc = err.get("loc", ())
+            at = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+            why = (err.get("ctx") or {}).get("error") or "JSON decode error"
+            problems.append(f"the request body is not valid JSON: {why}{at}")
+            continue
+        if tuple(err.get("loc", ())) == ("body",):
+            # the body as a whole: absent, or JSON that is not an object ([1], "x", a form)
+            missing = err.get("type") == "missing"
+            problems.append(
+                "the request needs a JSON object as its body"
+                if missing
+                else "the request body must be a JSON object"
+            )
+            continue
         where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query"))
         problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         if where:

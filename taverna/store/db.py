@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_URL = "sqlite:///taverna.db"
@@ -27,6 +29,55 @@ def normalize_url(url: str) -> str:
     else:
         raise ValueError(f"unsupported database {u.drivername!r}: use sqlite:// or postgresql://")
     return u.render_as_string(hide_password=False)
+
+
+def display_url(url: str) -> str:
+    """The URL to show people: any password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def check_database(url: str, timeout: int = 5) -> str | None:
+    """Why the database at ``url`` cannot be used, in one line; ``None`` when it answers.
+
+    Connects once (PostgreSQL waits at most ``timeout`` seconds) and asks it a
+    trivial query, so a server can refuse to start with a clear reason instead
+    of failing in the middle of its start-up.
+
+    >>> check_database("bogus://x")
+    "unsupported database 'bogus': use sqlite:// or postgresql://"
+    """
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return f"{url!r} is not a database URL: write sqlite:///PATH or postgresql://USER@HOST/NAME"
+    try:
+        normalize_url(url)
+    except ValueError as e:
+        return str(e)
+    if u.drivername.startswith("sqlite"):
+        path = u.database or ""
+        if path and path != ":memory:" and not path.startswith("file:"):
+            folder = Path(path).absolute().parent
+            if not folder.is_dir():
+                return f"the folder {folder} for the SQLite file does not exist"
+        engine = make_engine(url)
+    else:
+        engine = create_engine(
+            normalize_url(url), connect_args={"connect_timeout": timeout}, poolclass=NullPool
+        )
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except DBAPIError as e:
+        # the driver's own words, on one line ("connection refused", "database x does not exist")
+        reason = " ".join(str(e.orig or e).split())
+        return f"cannot connect: {reason}"
+    finally:
+        engine.dispose()
+    return None
 
 
 def make_engine(url: str) -> Engine:
