@@ -7,18 +7,27 @@ download; `make test` installs Chromium first.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .accounts_helpers import ACCOUNT_ENV, unique, wait_finished
+from .accounts_helpers import ACCOUNT_ENV, Member, unique, wait_finished
 from .browser_helpers import chromium
 from .server_helpers import Server, database_url
 from .test_accounts_play import official_dominoes, play_all
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+LANG = Path(__file__).resolve().parent.parent / "taverna" / "web" / "static" / "js" / "lang"
+
+
+def strings(lang: str) -> dict[str, str]:
+    return json.loads((LANG / f"{lang}.json").read_text())  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +68,7 @@ def test_register_see_the_ledger_log_out_and_in(server: Server, page: Any) -> No
     form.locator("input[name=password]").fill("a long enough secret")
     form.locator("button").click()
     playwright_api.expect(page.locator("h1")).to_have_text(f"Logged in as {name}")
-    playwright_api.expect(page.locator("#chips")).to_have_text("1000")
+    playwright_api.expect(page.locator("#chips")).to_have_text("1,000")
     playwright_api.expect(page.locator("#ledger tbody tr")).to_have_count(1)
     playwright_api.expect(page.locator("#ledger tbody")).to_contain_text("Welcome gift")
     cookie = next(c for c in page.context.cookies() if c["name"] == "taverna_session")
@@ -122,3 +131,70 @@ def test_the_ranking_of_an_unknown_game_says_so(server: Server, page: Any) -> No
     assert page.locator("nav.tabs a[aria-current]").count() == 0
     links.nth(2).click()
     playwright_api.expect(page.locator("main h1")).to_have_text("Ranking: Mus")
+
+
+def look(page: Any) -> dict[str, Any]:
+    """What makes a page look like the site: its top bar and background."""
+    return page.evaluate(
+        """() => ({
+            bar: getComputedStyle(document.querySelector('header.topbar')).backgroundImage,
+            body: getComputedStyle(document.body).backgroundImage,
+            nav: [...document.querySelectorAll('#nav a')].map(a => a.getAttribute('href')),
+            languages: [...document.querySelectorAll('#lang option')].map(o => o.value),
+        })"""
+    )
+
+
+def test_the_club_pages_are_pages_of_the_same_site(server: Server, page: Any) -> None:
+    """The ranking, account and player pages: the lobby's top bar, look, language
+    selector and number formatting ("1,000 chips"); a bot in a finished game is named as
+    the tables name it."""
+    ana = Member(server, "Ana", "10.30.0.1")
+    # a casual game against a bot, in Ana's history: she leaves, a bot plays it out
+    tid = ana.create("muggins-dominoes", seats=2, settings={"target": 30}, bots={"1": "greedy"})[
+        "id"
+    ]
+    ana.sit(tid, 0)
+    ana.start(tid)
+    assert ana.http.delete(f"/api/tables/{tid}/seats/0").status_code == 200
+    wait_finished(server, tid)
+    page.context.add_cookies(
+        [
+            {
+                "name": "taverna_session",
+                "value": ana.http.cookies["taverna_session"],
+                "url": server.http,
+            }
+        ]
+    )
+    en = strings("en")
+
+    page.goto(f"{server.http}/")
+    page.wait_for_selector(".hero")
+    site = look(page)
+    assert site["nav"] == ["/#/", "/ranking/muggins-dominoes", "/account"]
+    assert site["languages"] == ["en", "it", "nl", "es"]
+    playwright_api.expect(page.locator("#who")).to_have_text(f"{ana.name} · 1,000 chips")
+    for path in ("/ranking/mus", "/account", f"/players/{ana.name}"):
+        page.goto(server.http + path)
+        page.wait_for_selector("main h1")
+        assert look(page) == site, path
+        playwright_api.expect(page.locator("#who")).to_have_text(f"{ana.name} · 1,000 chips")
+        page.screenshot(path=str(ARTIFACTS / f"club{path.replace('/', '-')}.png"), full_page=True)
+    playwright_api.expect(page.locator("main h1")).to_have_text(ana.name)
+    game = page.locator("main table").last.locator("tbody tr").first
+    playwright_api.expect(game).to_contain_text(f"{ana.name}, Bruno (bot, medium)")
+
+    # the language is the site's: chosen here, it holds in the lobby too
+    page.select_option("#lang", "it")
+    it = strings("it")
+    playwright_api.expect(game).to_contain_text(f"Bruno (bot, {it['bot.greedy']})")
+    playwright_api.expect(page.locator("main h2").first).to_have_text(it["club.standing"])
+    page.goto(f"{server.http}/account")
+    playwright_api.expect(page.locator("#chips")).to_have_text(
+        "1000"
+    )  # Italian: no grouping of four digits
+    page.goto(f"{server.http}/")
+    playwright_api.expect(page.locator(".hero h1")).to_have_text(it["lobby.title"])
+    page.select_option("#lang", "en")
+    playwright_api.expect(page.locator(".hero h1")).to_have_text(en["lobby.title"])

@@ -184,3 +184,70 @@ def test_an_expired_session_is_no_session(url: str) -> None:
             store.close()
 
     run(go())
+
+
+def test_a_guest_who_registers_keeps_their_seats_under_the_new_name(url: str) -> None:
+    """docs/accounts.md: a guest who registers keeps their player; the seats they sat in
+    and the names in their finished games' results say the name they have now."""
+
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts = AccountStore(store)
+            guest, _ = await store.create_guest("Gus")
+            other, _ = await store.create_guest("Gus")  # guest names need not be unique
+            done = await store.create_table("muggins-dominoes", 2, {"target": 50}, {}, guest)
+            await store.set_seat(done.id, 0, player=guest)
+            await store.set_seat(done.id, 1, bot="greedy")
+            result = {"winner": 0, "names": ["Gus", "Bruno (bot, medium)"]}
+            await store.set_status(done.id, "finished", result=result, record={})
+            theirs = await store.create_table("muggins-dominoes", 2, {"target": 50}, {}, other)
+            await store.set_seat(theirs.id, 0, player=other)
+
+            me = await accounts.register("Gustavo", "gustavo", "hash", guest["id"])
+            assert me["id"] == guest["id"] and me["name"] == "Gustavo"
+            table = await store.table(done.id)
+            assert table.seats[0].player_name == "Gustavo"
+            assert table.result == {"winner": 0, "names": ["Gustavo", "Bruno (bot, medium)"]}
+            assert (await store.table(theirs.id)).seats[0].player_name == "Gus"  # not theirs
+            (game,) = await accounts.history(guest["id"])
+            assert [s.player_name for s in game["seating"]] == ["Gustavo", None]
+        finally:
+            store.close()
+
+    run(go())
+
+
+def test_migration_gives_old_seats_their_players_names(url: str) -> None:
+    """Seats of guests who registered before renaming was done (0004)."""
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    command.upgrade(cfg, "0003")
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO players (id, name, username, chips, created_at) "
+                "VALUES ('p1', 'Gustavo', 'gustavo', 1000, CURRENT_TIMESTAMP)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO tables (id, game, seat_count, settings, options, owner_id, status,"
+                " seed, created_at) VALUES ('t1', 'muggins-dominoes', 2, '{}', '{}', 'p1',"
+                " 'finished', 1, CURRENT_TIMESTAMP)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO seats (table_id, seat, player_id, player_name, bot, replaced)"
+                " VALUES ('t1', 0, 'p1', 'Gus', NULL, :f), ('t1', 1, NULL, NULL, 'greedy', :f)"
+            ),
+            {"f": False},
+        )
+    command.upgrade(cfg, "head")
+    with engine.begin() as conn:
+        names = conn.execute(text("SELECT player_name FROM seats ORDER BY seat")).scalars()
+        assert list(names) == ["Gustavo", None]
+    engine.dispose()

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect as ws_connect
 
 from taverna.games import SettingsError, get_game
 from taverna.games.record import load_record
@@ -151,3 +152,62 @@ def _accepts(cls: Any, seats: int, name: str, value: Any) -> bool:
     except SettingsError:
         return False
     return True
+
+
+def test_a_guest_who_registers_is_shown_by_the_new_name(server: Server) -> None:
+    """docs/accounts.md: a guest who registers keeps their player, id and games; their
+    tables (live ones too), their results and their history say the name they chose.
+    Bots are named as the tables show them."""
+    gus = Person(server, "Gus")
+    # a finished game: Gus leaves it and a bot plays his seat to the end
+    done = gus.create("muggins-dominoes", seats=2, settings={"target": 30}, bots={"1": "greedy"})
+    gus.sit(done["id"], 0)
+    gus.start(done["id"])
+    assert gus.http.delete(f"/api/tables/{done['id']}/seats/0").status_code == 200
+    assert finished(gus, done["id"])["result"]["names"] == ["Gus", "Bruno (bot, medium)"]
+    live = gus.play_at("muggins-dominoes", seats=2, bots={"1": "random"})
+
+    name = f"Gustavo{time.time_ns() % 1_000_000}"
+    r = gus.http.post("/api/register", json={"username": name, "password": "a long enough secret"})
+    assert r.status_code == 201, r.text
+    assert r.json()["player"]["id"] == gus.player["id"]
+    session = gus.http.get("/api/session").json()["player"]
+    assert (session["name"], session["chips"]) == (name, 1000)  # the top bar's chips
+
+    # the lobby knows the seat by its player's id, and names it as it is now
+    (seat,) = [
+        s
+        for t in gus.http.get("/api/tables").json()["tables"]
+        if t["id"] == live
+        for s in t["seating"]
+        if s["player_id"] == gus.player["id"]
+    ]
+    assert seat["player"] == name
+    with ws_connect(f"{server.ws}/ws/tables/{live}") as ws:  # the live room says it too
+        ws.send(json.dumps({"type": "hello", "last_seq": None}))
+        welcome = json.loads(ws.recv(timeout=10))
+        assert welcome["table"]["seating"][0]["player"] == name
+    table = gus.http.get(f"/api/tables/{done['id']}").json()["table"]
+    assert table["seating"][0]["player"] == name
+    assert table["result"]["names"] == [name, "Bruno (bot, medium)"]
+    (game,) = gus.http.get(f"/api/players/{name}").json()["history"]
+    assert game["players"] == [name, "Bruno (bot, medium)"]
+    assert [(s["player"], s["bot"]) for s in game["seating"]] == [
+        (name, "greedy"),
+        (None, "greedy"),
+    ]
+
+
+def test_a_page_nobody_has_is_the_sites_404_page_in_a_browser(server: Server) -> None:
+    """A browser gets the site's page, which says so (404); API clients keep JSON."""
+    browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    with httpx.Client(base_url=server.http, timeout=10) as http:
+        for path in ("/nonsense", "/nonsense/deeper", "/static/nothing.html"):
+            page = http.get(path, headers=browser)
+            assert page.status_code == 404, path
+            assert page.headers["content-type"].startswith("text/html"), path
+            assert "/static/js/app.js" in page.text
+        for path, headers in (("/nonsense", {}), ("/api/nonsense", browser)):
+            r = http.get(path, headers=headers)
+            assert r.status_code == 404 and r.json()["code"] == "not_found", path
+        assert http.get("/api/tables/nope", headers=browser).json()["code"] == "no_table"

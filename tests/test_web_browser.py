@@ -21,6 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
+from .accounts_helpers import PASSWORD, unique, wait_finished
 from .browser_helpers import chromium
 from .server_helpers import Person, Server, database_url
 
@@ -42,6 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(
         database_url("sqlite", tmp_path_factory.mktemp("web")),
         TAVERNA_BOT_DELAY="0.05",
+        TAVERNA_REGISTER_LIMIT="1000/60",  # several tests register, all from 127.0.0.1
     ).start()
     yield srv
     srv.stop()
@@ -569,7 +571,8 @@ def test_every_language_has_every_string() -> None:
                 key,
             )
     # every key the client asks for exists
-    js = "\n".join(p.read_text() for p in (LANG.parent).rglob("*.js"))
+    # the main client's modules and the club pages' (account, ranking, profiles)
+    js = "\n".join(p.read_text() for p in (LANG.parent.parent).rglob("*.js"))
     used = set(re.findall(r"'((?:[a-z]+)(?:\.[a-z0-9_]+)+)'", js))
     prefixes = {k.split(".")[0] for k in english}
     missing = {
@@ -838,3 +841,274 @@ def in_sight(page: Any, *selectors: str) -> None:
             assert b is not None, sel
             assert b["y"] >= 0 and b["y"] + b["height"] <= view["height"], (sel, b)
             assert b["x"] >= 0 and b["x"] + b["width"] <= view["width"], (sel, b)
+
+
+# ------------------------------------------------------------- issues found by a newcomer
+
+
+def lobby_card(page: Any, table: str) -> Any:
+    card = page.locator(f".table-card[data-id='{table}']")
+    card.wait_for()
+    return card
+
+
+def test_the_lobby_knows_my_tables_by_my_player_not_by_my_name(
+    browser: Any, server: Server
+) -> None:
+    """Guest names need not be unique, and a guest who registers changes theirs: "Back
+    to my table" goes by the player's id."""
+    en = strings("en")
+    other = Person(server, "Sam")
+    theirs = other.play_at("muggins-dominoes", seats=2, bots={"1": "greedy"})
+    tab = Browser(browser, server)
+    page = tab.page
+    page.goto(server.http + "/")
+    assert page.request.post(server.http + "/api/session", data={"name": "Sam"}).ok
+    r = page.request.post(  # the tab's own table, opened with the tab's cookie
+        server.http + "/api/tables",
+        data={"game": "muggins-dominoes", "seats": 2, "bots": {"1": "greedy"}},
+    )
+    assert r.ok, r.text()
+    mine = r.json()["table"]["id"]
+    assert page.request.post(f"{server.http}/api/tables/{mine}/seats/0").ok
+    assert page.request.post(f"{server.http}/api/tables/{mine}/start").ok
+
+    tab.open()
+    assert (
+        lobby_card(page, theirs).locator(".btn.primary, .btn.ghost").first.inner_text()
+        == (en["lobby.watch"])
+    )
+    playwright_api.expect(lobby_card(page, mine).locator("a.btn")).to_have_text(
+        en["lobby.back_to_table"]
+    )
+
+    # Sam registers under another name: the table is still Sam's, under the new name
+    name = unique("Samuel")
+    r = page.request.post(
+        server.http + "/api/register", data={"username": name, "password": PASSWORD}
+    )
+    assert r.status == 201, r.text()
+    tab.open()
+    card = lobby_card(page, mine)
+    playwright_api.expect(card.locator("a.btn")).to_have_text(en["lobby.back_to_table"])
+    playwright_api.expect(card.locator(".seat-chip").first).to_have_text(name)
+    playwright_api.expect(lobby_card(page, theirs).locator("a.btn")).to_have_text(en["lobby.watch"])
+    card.locator("a.btn").click()
+    page.wait_for_selector(".felt")
+    assert page.locator(".badge.watching").count() == 0  # seated, not a spectator
+    tab.close()
+
+
+def test_an_official_table_seats_no_bots_and_a_guest_is_told_why(
+    browser: Any, server: Server
+) -> None:
+    en = strings("en")
+    tab = Browser(browser, server)
+    page = tab.open()
+    page.click("[data-new='mus']")
+    page.locator("#name-dialog input").fill("Olivia")
+    page.locator("#name-dialog button[value=ok]").click()
+    form = page.locator("#create-dialog form")
+    form.locator("details.more summary").click()
+    official = form.locator("input[name=official]")
+    assert official.is_disabled()  # a guest: not offered, and told why
+    playwright_api.expect(form.locator("#official-why")).to_contain_text(
+        en["create.official_members"]
+    )
+    assert form.locator("#official-why a").get_attribute("href") == "/account"
+    assert form.locator("input[name=stake]").count() == 0
+    tab.shot("create-official-guest")
+    page.keyboard.press("Escape")
+
+    r = page.request.post(
+        server.http + "/api/register", data={"username": unique("Olivia"), "password": PASSWORD}
+    )
+    assert r.status == 201, r.text()
+    page.reload()
+    page.wait_for_selector(".hero")
+    page.click("[data-new='mus']")
+    form.wait_for()
+    who = [form.locator(f"[data-who='{i}']") for i in range(4)]
+    who[2].select_option("expert")
+    assert [w.input_value() for w in who] == ["me", "greedy", "expert", "greedy"]
+    form.locator("details.more summary").click()
+    assert form.locator("input[name=stake]").count() == 0  # a stake only for official tables
+    official.check()
+    # the bots give way to open seats, and no bot is offered any more
+    assert [w.input_value() for w in who] == ["me", "open", "open", "open"]
+    for w in who:
+        assert w.locator("option").evaluate_all("os => os.map(o => o.value)") == ["me", "open"]
+    playwright_api.expect(form.locator("#official-seats")).to_have_text(en["create.official_seats"])
+    assert form.locator("input[name=stake]").is_visible()
+    assert form.locator("details.more").get_attribute("open") is not None
+    tab.shot("create-official")
+    official.uncheck()  # the bots come back
+    assert [w.input_value() for w in who] == ["me", "greedy", "expert", "greedy"]
+    assert form.locator("input[name=stake]").count() == 0
+    official.check()
+    form.locator("input[name=stake]").fill("50")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.wait_for_selector(".seating")
+    tid = page.url.rsplit("/", 1)[1]
+    table = httpx.get(f"{server.http}/api/tables/{tid}").json()["table"]
+    assert (table["official"], table["stake"], table["status"]) == (True, 50, "open")
+    assert [s["bot"] for s in table["seating"]] == [None] * 4
+    assert page.locator("[data-add-bot]").count() == 0  # nor is a bot offered at the table
+    assert page.locator("#create-dialog .form-error").count() == 0
+    tab.close()
+
+
+def finish_bots_only(person: Person, game: str, **body: Any) -> str:
+    """A game among bots, played to its end; the table's id."""
+    seats = body.pop("seats")
+    bots = {str(s): "greedy" for s in range(seats)}
+    tid: str = person.create(game, seats=seats, bots=bots, **body)["id"]
+    person.start(tid)
+    wait_finished(person.server, tid, timeout=120)
+    return tid
+
+
+def test_replay_captions_show_tiles_and_cards_as_the_table_does(
+    browser: Any, server: Server
+) -> None:
+    """Not record codes ("plays 3D + claims", "discards 12o 3c"): the table's own small
+    tiles and cards, each named in words for screen readers."""
+    ana = Person(server, "Ana")
+    tables = {
+        "muggins-dominoes": finish_bots_only(
+            ana, "muggins-dominoes", seats=2, settings={"target": 30}
+        ),
+        "muggins-cards": finish_bots_only(ana, "muggins-cards", seats=2, settings={"target": 15}),
+    }
+    for _ in range(4):  # a Mus game in which somebody discarded (all four said mus)
+        tid = finish_bots_only(ana, "mus", seats=4, settings={"cows": 1, "games_per_cow": 1})
+        steps = ana.http.get(f"/api/games/{tid}/replay").json()["steps"]
+        if any(s["action"] and s["action"]["type"] == "discard" for s in steps):
+            tables["mus"] = tid
+            break
+    assert "mus" in tables, "four Mus games without a discard"
+    raw = {
+        "muggins-dominoes": re.compile(r"\b[0-6]-[0-6]\b"),
+        "muggins-cards": re.compile(r"\b(10|[2-9AJQK])[SHDC]\b"),
+        "mus": re.compile(r"\b(1[0-2]|[1-7])[oceb]\b"),
+    }
+    chip = {
+        "muggins-dominoes": ".mini-tile",
+        "muggins-cards": ".card-chip",
+        "mus": ".card-chip.spanish",
+    }
+    wanted = {"muggins-dominoes": "play", "muggins-cards": "play", "mus": "discard"}
+    tab = Browser(browser, server)
+    page = tab.page
+    for game, tid in tables.items():
+        steps = ana.http.get(f"/api/games/{tid}/replay").json()["steps"]
+        k, action = next(
+            (k, s["action"])
+            for k, s in enumerate(steps)
+            if s["action"] and s["action"]["type"] == wanted[game]
+        )
+        page.goto(f"{server.http}/#/replay/{tid}")
+        page.wait_for_selector(".replay-bar")
+        page.evaluate(
+            """k => { const s = document.querySelector('[data-slider]');
+                      s.value = k; s.dispatchEvent(new Event('input')); }""",
+            k,
+        )
+        caption = page.locator(".replay-action")
+        playwright_api.expect(caption).to_contain_text(
+            strings("en")[f"replay.action.{wanted[game]}"]
+        )
+        text = caption.inner_text()
+        assert not raw[game].search(text), (game, text)
+        things = caption.locator(".thing")
+        count = len(action["cards"]) if game == "mus" else 1
+        playwright_api.expect(things).to_have_count(count)
+        assert caption.locator(f".thing {chip[game]}").count() == count
+        label = things.first.get_attribute("aria-label") or ""
+        assert label.startswith("tile ") or " of " in label, label  # "3 of diamonds"
+        tab.shot(f"replay-caption-{game}")
+    tab.close()
+
+
+def test_a_long_name_is_cut_with_an_ellipsis_on_a_phone(browser: Any, server: Server) -> None:
+    name = "W" * 40
+    tab = Browser(
+        browser, server, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = tab.open()
+    tab.create_table("mus", name, who=["me", "random", "random", "random"])
+    page.wait_for_selector(".me-plate .nm")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 392, width  # nothing scrolls sideways
+    plate = page.locator(".me-plate .nm")
+    assert name in (plate.get_attribute("title") or "")  # the whole name in the tooltip
+    assert plate.evaluate(
+        "e => e.scrollWidth > e.clientWidth && getComputedStyle(e).textOverflow === 'ellipsis'"
+    )
+    tab.shot("phone-long-name")
+    page.goto(server.http + "/#/")
+    page.wait_for_selector(".table-card")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392
+    tab.close()
+
+
+def test_an_unknown_table_says_so_without_a_socket(browser: Any, server: Server) -> None:
+    tab = Browser(browser, server)
+    page = tab.page
+    sockets: list[str] = []
+    problems: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(server.http + "/#/table/nosuchtable")
+    playwright_api.expect(page.locator(".not-found h1")).to_have_text(
+        strings("en")["table.not_found"]
+    )
+    page.wait_for_timeout(1500)  # a socket would have been opened, and refused, by now
+    assert not [u for u in sockets if "/ws/tables/" in u], sockets
+    # the one error is the table's own 404 (GET /api/tables/nosuchtable): no refused socket
+    assert all("404" in p for p in problems), problems
+    tab.close()
+
+
+def test_a_page_nobody_has_is_the_sites_own_404(browser: Any, server: Server) -> None:
+    tab = Browser(browser, server)
+    page = tab.page
+    response = page.goto(server.http + "/nonsense")
+    assert response is not None and response.status == 404
+    h1 = page.locator(".not-found h1")
+    playwright_api.expect(h1).to_have_text(strings("en")["page.not_found"])
+    assert page.locator("header.topbar #nav a[href='/account']").count() == 1
+    page.select_option("#lang", "nl")
+    playwright_api.expect(h1).to_have_text(strings("nl")["page.not_found"])
+    page.select_option("#lang", "en")
+    page.locator(".not-found a.btn").click()
+    page.wait_for_selector(".hero")
+    tab.close()
+
+
+def test_leaving_a_table_is_not_told_as_a_reconnection(browser: Any, server: Server) -> None:
+    """Taking, leaving a seat reconnects the table's socket as somebody else: no
+    "Connection lost" or "Reconnected" notice."""
+    tab = Browser(browser, server)
+    page = tab.open()
+    tab.create_table("muggins-dominoes", "Lea", seats=2, who=["me", "greedy"])
+    page.wait_for_selector(".hand-tile")
+    page.evaluate(
+        """() => {
+            window.netLog = [];
+            const net = document.getElementById('net');
+            const log = () => window.netLog.push(net.className + ':' + net.textContent);
+            new MutationObserver(log).observe(net, {
+                attributes: true, childList: true, characterData: true, subtree: true,
+            });
+        }"""
+    )
+    page.once("dialog", lambda d: d.accept())
+    page.click("[data-leave]")
+    page.wait_for_selector(".badge.watching")
+    page.wait_for_timeout(1500)
+    log = page.evaluate("window.netLog")
+    assert not [x for x in log if "reconnected" in x or "lost" in x], log
+    assert page.locator("#net").inner_text() == ""
+    tab.close()

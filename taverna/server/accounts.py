@@ -35,6 +35,7 @@ from ..store.accounts import WELCOME_CHIPS, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
 from .errors import Refused, answer, game_named
+from .names import seat_name
 from .rooms import RoomHub
 
 log = logging.getLogger("taverna.accounts")
@@ -449,6 +450,7 @@ async def register(
         raise Refused(
             409, "name_taken", f"the username {name!r} is taken: choose another", name=name
         ) from None
+    hub.renamed(me["id"], me["name"])  # a guest's tables now say the name they chose
     old = request.cookies.get(COOKIE)
     if old:
         await hub.accounts.end_session(old)  # the guest's cookie: replaced by the login's
@@ -555,6 +557,7 @@ async def profile(
         if not (h["public"] or own):
             continue
         result = h.pop("result") or {}
+        seating = h.pop("seating")
         cls = get_game(h["game"])
         winner = result.get("winner")
         if h["abandoned"] and h["official"]:
@@ -567,7 +570,9 @@ async def profile(
             {
                 **h,
                 "outcome": outcome,
-                "players": result.get("names"),
+                # what the tables show: the names players have now, bots as "Bruno (bot, medium)"
+                "players": [seat_name(x) for x in seating],
+                "seating": [x.public() for x in seating],
                 "scores": result.get("scores"),
                 "settlement": result.get("settlement"),
                 "record": f"/api/games/{h['table']}/record",

@@ -55,7 +55,10 @@ class TableIn(BaseModel):
     official: bool = Field(default=False, description="ranked, for a stake, registered humans")
     stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
     public: bool = Field(default=True, description="listed in the lobby and open to spectators")
-    bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot level")
+    bots: dict[int, str] = Field(
+        default_factory=dict,
+        description="seat -> bot level: random, greedy or expert (easy, medium, strong on the web)",
+    )
     bot_forget: float | None = Field(
         default=None,
         ge=0,
@@ -83,7 +86,10 @@ TABLE_LIMITS = _limits(TableIn, "turn_seconds", "muggins_wait", "stake", "bot_fo
 
 
 class BotIn(BaseModel):
-    level: str = Field(default="greedy", description="random, greedy or expert")
+    level: str = Field(
+        default="greedy",
+        description="random, greedy or expert (the web's easy, medium and strong)",
+    )
 
 
 # ----------------------------------------------------------- dependencies
@@ -148,8 +154,9 @@ def create_app(config: Config | None = None) -> FastAPI:
     )
     app.state.config = config
 
-    # every error body: {"detail": English, "code": for clients to translate, "params"}
-    app.add_exception_handler(StarletteHTTPException, errors.http_error)
+    # every error body: {"detail": English, "code": for clients to translate, "params"};
+    # a page nobody has, opened in a browser: the site's own "not found" page
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     # one readable sentence per problem, naming the field: "turn_seconds: ... at least 5"
     app.add_exception_handler(RequestValidationError, errors.invalid)
     app.add_exception_handler(NotFound, partial(errors.coded, status=404))
@@ -181,6 +188,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     @app.get("/api/session", tags=["session"], summary="Who am I (player null: no session yet)")
     async def get_session(
         player: MaybePlayer,
+        request: Request,
         response: Response,
         taverna_session: Annotated[str | None, Cookie()] = None,
     ) -> dict[str, Any]:
@@ -189,6 +197,10 @@ def create_app(config: Config | None = None) -> FastAPI:
             response.delete_cookie(
                 COOKIE, httponly=True, samesite="lax", secure=config.secure_cookies
             )  # ended or unknown: forget it
+        if player is not None and player.get("registered"):
+            # every page's top bar says a member's chips
+            hub: accounts.ClubHub = request.app.state.hub
+            player = {**player, "chips": await hub.accounts.chips(player["id"])}
         return {"player": player}
 
     # -------------------------------------------------------------- lobby
@@ -522,6 +534,23 @@ def create_app(config: Config | None = None) -> FastAPI:
         )
 
     return app
+
+
+def wants_page(request: Request) -> bool:
+    """A person's browser asking for a page (not an API client, not a script or image)."""
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.url.path.startswith(("/api/", "/ws/"))
+        and "text/html" in request.headers.get("accept", "")
+    )
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and wants_page(request):
+        # the web client shows its "no such page" for any path but its own (js/app.js)
+        return FileResponse(WEB / "index.html", status_code=404)
+    return await errors.http_error(request, exc)
 
 
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from ..games import get_game
 from ..games.base import Event, IllegalAction, InvalidAction, State, event_for
 from ..store.repo import Conflict, Store, TableInfo
 from .config import Config
+from .names import seat_name
 
 log = logging.getLogger("taverna.rooms")
 
@@ -361,7 +362,7 @@ class Room:
     async def _finish(self) -> None:
         assert self.state is not None
         result = self.state.result()
-        result["names"] = [s.player_name or s.bot for s in self.table.seats]
+        result["names"] = [seat_name(s) for s in self.table.seats]
         record = self.state.record()
         self.table.status = "finished"
         self.table.result = result
@@ -503,6 +504,16 @@ class RoomHub:
 
     def connections(self) -> int:
         return len(self.lobby) + sum(len(r.conns) for r in self.rooms.values())
+
+    def renamed(self, player_id: str, name: str) -> None:
+        """A player's name changed (a guest who registered): live tables say the new one."""
+        for room in self.rooms.values():
+            seats = [s for s in room.table.seats if s.player_id == player_id]
+            for seat in seats:
+                seat.player_name = name
+            if seats:
+                room._broadcast_table()
+        self.lobby_changed()
 
     def lobby_changed(self) -> None:
         """Tell lobby watchers soon (changes within 0.2 s are sent once)."""

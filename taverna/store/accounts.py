@@ -47,7 +47,7 @@ from .models import (
     Table,
     now,
 )
-from .repo import Conflict, NotFound, Store, hash_token, new_id
+from .repo import Conflict, NotFound, SeatInfo, Store, hash_token, new_id
 
 WELCOME_CHIPS = 1000
 WIN_POINTS = 12
@@ -87,6 +87,8 @@ class AccountStore:
             if player is None or player.username is not None:
                 player = Player(id=new_id(16), name=name, chips=0)
                 s.add(player)
+            elif player.name != name:
+                _rename(s, player.id, name)
             player.name = name
             player.username = username
             player.password_hash = password_hash
@@ -255,6 +257,11 @@ class AccountStore:
                     "public": bool(t.options.get("public", True)),
                     "stake": t.options.get("stake"),
                     "result": t.result,
+                    # who sat where, as the table shows it (names as they are now)
+                    "seating": [
+                        SeatInfo(x.seat, x.player_id, x.player_name, x.bot, x.replaced, x.left)
+                        for x in t.seats
+                    ],
                     "points": points.get(t.id, 0) if t.options.get("official") else None,
                     "finished_at": _iso(t.finished_at),
                 }
@@ -459,6 +466,24 @@ def _me(p: Player) -> dict[str, Any]:
         "chips": int(p.chips),
         "registered_at": _iso(p.registered_at),
     }
+
+
+def _rename(s: Session, player_id: str, name: str) -> None:
+    """A guest who registers is one player under a new name: their seats, and the names
+    in the results of their finished games, say the name they have now (docs/accounts.md)."""
+    s.execute(update(Seat).where(Seat.player_id == player_id).values(player_name=name))
+    tables = s.execute(
+        select(Table, Seat.seat)
+        .join(Seat, Seat.table_id == Table.id)
+        .where(Seat.player_id == player_id, Table.result.is_not(None))
+    ).all()
+    for table, seat in tables:
+        result = table.result or {}
+        names = result.get("names")
+        if isinstance(names, list) and seat < len(names):
+            names = list(names)
+            names[seat] = name
+            table.result = {**result, "names": names}  # a new value: JSON is stored whole
 
 
 def _standing(r: Rating) -> dict[str, Any]:

@@ -55,6 +55,9 @@ class SeatInfo:
         return {
             "seat": self.seat,
             "player": self.player_name,
+            # whose seat it is, as in the table's "owner" and the session's "id": a client
+            # knows its own seats by it (names need not be unique); it opens nothing
+            "player_id": self.player_id,
             "bot": self.bot,
             "replaced": self.replaced,
             "left": self.left,

@@ -1,60 +1,87 @@
 // A player's public profile: standings per game, finished games with their replays.
-import { GAMES, api, date, esc, header, signed, t, whoami } from './club.js';
+import { GAMES, api, date, esc, gameTitle, header, num, page, signed, t, whoami } from './club.js';
+import { botName } from '../js/ui.js';
 
-async function main() {
+const root = document.getElementById('profile');
+let loaded = null; // {me, data} or {me, error}
+
+async function load() {
   const name = decodeURIComponent(location.pathname.split('/')[2] || '');
   const me = await whoami();
-  header(me, null);
-  const root = document.getElementById('profile');
-  let data;
   try {
-    data = await api(`/api/players/${encodeURIComponent(name)}`);
-  } catch (e) {
-    root.innerHTML = `<h1>${esc(name)}</h1><p class="error">${esc(e.status === 404 ? t('no_player') : e.message)}</p>`;
+    return { me, name, data: await api(`/api/players/${encodeURIComponent(name)}`) };
+  } catch (error) {
+    return { me, name, error };
+  }
+}
+
+/** Who played a finished game, as its table shows them: people by the name they have
+ * now (also where a bot played on for them), bots by seat name and level. */
+function players(h) {
+  if (!h.seating) return (h.players || []).join(', ');
+  return h.seating.map((s) => s.player ?? (s.bot ? botName(s.seat, s.bot) : '')).join(', ');
+}
+
+async function render() {
+  loaded ??= await load();
+  const { me, name, data, error } = loaded;
+  header(me, null);
+  if (error) {
+    document.title = `${name} · Taverna`;
+    root.innerHTML = `<h1 class="page-title">${esc(name)}</h1>
+      <section class="panel"><p class="error">${esc(error.status === 404 ? t('club.no_player') : error.message)}</p></section>`;
     return;
   }
   const p = data.player;
-  document.title = `Taverna · ${p.name}`;
+  document.title = `${p.name} · Taverna`;
   const standings = GAMES.filter((g) => p.ratings[g])
     .map((g) => {
       const r = p.ratings[g];
-      return `<tr><td><a href="/ranking/${g}">${esc(t(g))}</a></td><td class="num">${r.points}</td>
-        <td class="num">${r.games}</td><td class="num">${r.wins}</td><td class="num">${r.losses}</td>
-        <td class="num">${r.abandons}</td></tr>`;
+      return `<tr><td><a href="/ranking/${g}">${esc(gameTitle(g))}</a></td><td class="num">${esc(num(r.points))}</td>
+        <td class="num">${esc(num(r.games))}</td><td class="num">${esc(num(r.wins))}</td><td class="num">${esc(
+          num(r.losses),
+        )}</td>
+        <td class="num">${esc(num(r.abandons))}</td></tr>`;
     })
     .join('');
   const games = data.history
     .map(
       (h) => `<tr>
         <td>${esc(date(h.finished_at))}</td>
-        <td>${esc(t(h.game))} <span class="muted">(${esc(t(h.official ? 'official' : 'casual'))})</span></td>
-        <td>${esc((h.players || []).join(', '))}</td>
-        <td>${esc(t(h.outcome))}</td>
+        <td>${esc(gameTitle(h.game))} <span class="muted">(${esc(t(h.official ? 'club.official' : 'club.casual'))})</span></td>
+        <td class="players">${esc(players(h))}</td>
+        <td>${esc(t(`club.${h.outcome}`))}</td>
         <td class="num">${h.official ? signed(h.points) : ''}</td>
-        <td><a href="/#/replay/${encodeURIComponent(h.table)}">${esc(t('replay'))}</a></td>
+        <td><a href="/#/replay/${encodeURIComponent(h.table)}">${esc(t('lobby.replay'))}</a></td>
       </tr>`,
     )
     .join('');
   root.innerHTML = `
-    <h1>${esc(p.name)}</h1>
-    <p class="muted">${esc(t('since', { date: date(p.registered_at) }))}</p>
-    <h2>${esc(t('standing'))}</h2>
+    <h1 class="page-title">${esc(p.name)}</h1>
+    <p class="page-note">${esc(t('club.since', { date: date(p.registered_at) }))}</p>
+    <section class="panel">
+    <h2>${esc(t('club.standing'))}</h2>
     ${
       standings
-        ? `<table><thead><tr><th>${esc(t('game'))}</th><th class="num">${esc(t('points'))}</th>
-            <th class="num">${esc(t('games'))}</th><th class="num">${esc(t('wins'))}</th>
-            <th class="num">${esc(t('losses'))}</th><th class="num">${esc(t('abandons'))}</th></tr></thead>
-            <tbody>${standings}</tbody></table>`
-        : `<p class="muted">${esc(t('nobody'))}</p>`
+        ? `<div class="table-scroll"><table><thead><tr><th>${esc(t('club.game'))}</th><th class="num">${esc(t('club.points'))}</th>
+            <th class="num">${esc(t('club.games'))}</th><th class="num">${esc(t('club.wins'))}</th>
+            <th class="num">${esc(t('club.losses'))}</th><th class="num">${esc(t('club.abandons'))}</th></tr></thead>
+            <tbody>${standings}</tbody></table></div>`
+        : `<p class="muted">${esc(t('club.nobody'))}</p>`
     }
-    <h2>${esc(t('history'))}</h2>
+    </section>
+    <section class="panel">
+    <h2>${esc(t('club.history'))}</h2>
     ${
       games
-        ? `<table><thead><tr><th>${esc(t('when'))}</th><th>${esc(t('game'))}</th><th>${esc(t('player'))}</th>
-            <th>${esc(t('outcome'))}</th><th class="num">${esc(t('points'))}</th><th></th></tr></thead>
-            <tbody>${games}</tbody></table>`
-        : `<p class="muted">${esc(t('no_games'))}</p>`
-    }`;
+        ? `<div class="table-scroll"><table><thead><tr><th>${esc(t('club.when'))}</th><th>${esc(t('club.game'))}</th><th>${esc(
+            t('club.player'),
+          )}</th>
+            <th>${esc(t('club.outcome'))}</th><th class="num">${esc(t('club.points'))}</th><th></th></tr></thead>
+            <tbody>${games}</tbody></table></div>`
+        : `<p class="muted">${esc(t('club.no_games'))}</p>`
+    }
+    </section>`;
 }
 
-main();
+page(render);

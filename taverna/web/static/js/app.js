@@ -2,9 +2,11 @@
 //   #/             the lobby
 //   #/table/ID     a table (seating, then play)
 //   #/replay/ID    a finished game, step by step
+// Any other path (the server answers it with this page and a 404) is "no such page".
 
 import { loadSession, session } from './api.js';
-import { LANGUAGES, language, loadLanguages, setLanguage, t } from './i18n.js';
+import { topbar } from './chrome.js';
+import { loadLanguages, t } from './i18n.js';
 import * as lobby from './lobby.js';
 import * as replay from './replay.js';
 import { installSprite } from './svg.js';
@@ -14,13 +16,26 @@ import { esc } from './ui.js';
 const app = document.getElementById('app');
 let page = null;
 
+/** A path the site does not have: say so, and lead back to the lobby. */
+function notFound(root) {
+  const draw = () => {
+    document.title = `${t('page.not_found')} · Taverna`;
+    root.innerHTML = `<section class="not-found"><h1>${esc(t('page.not_found'))}</h1>
+      <p>${esc(t('page.not_found_hint', { path: location.pathname }))}</p>
+      <p><a class="btn primary" href="/#/">${esc(t('nav.lobby'))}</a></p></section>`;
+  };
+  draw();
+  return { rerender: draw, unmount() {}, notFound: true };
+}
+
 function route() {
   page?.unmount();
   page = null;
   const hash = location.hash || '#/';
   const m = hash.match(/^#\/(table|replay)\/([\w-]+)/);
   window.scrollTo(0, 0);
-  if (m && m[1] === 'table') page = table.mount(app, m[2]);
+  if (location.pathname !== '/') page = notFound(app);
+  else if (m && m[1] === 'table') page = table.mount(app, m[2]);
   else if (m && m[1] === 'replay') page = replay.mount(app, m[2]);
   else page = lobby.mount(app);
   window.taverna.page = page;
@@ -28,34 +43,25 @@ function route() {
 }
 
 function chrome() {
-  document.title = `Taverna`;
-  document.getElementById('nav').innerHTML = `<a href="#/"${
-    !location.hash || location.hash === '#/' ? ' aria-current="page"' : ''
-  }>${esc(t('nav.lobby'))}</a> <a href="/ranking/muggins-dominoes">${esc(
-    t('nav.ranking'),
-  )}</a> <a href="/account">${esc(t('nav.account'))}</a>`;
-  document.getElementById('skip-link').textContent = t('nav.skip');
-  document.getElementById('lang-label').textContent = t('nav.language');
-  const select = document.getElementById('lang');
-  select.innerHTML = Object.entries(LANGUAGES)
-    .map(([code, name]) => `<option value="${code}"${code === language() ? ' selected' : ''} lang="${code}">${name}</option>`)
-    .join('');
-  const who = document.getElementById('who');
-  who.textContent = session.player ? session.player.name : '';
-  who.title = session.player ? t('nav.playing_as', { name: session.player.name }) : '';
+  if (!page?.notFound) document.title = 'Taverna';
+  const inLobby = location.pathname === '/' && (!location.hash || location.hash === '#/');
+  topbar(inLobby ? 'lobby' : null, session.player);
 }
 
 async function main() {
   installSprite();
   window.taverna = { page: null };
   await Promise.all([loadLanguages(), loadSession()]);
-  document.getElementById('lang').onchange = (e) => setLanguage(e.target.value);
   window.addEventListener('taverna:language', () => {
     chrome();
     page?.rerender();
   });
   window.addEventListener('taverna:session', chrome);
-  window.addEventListener('hashchange', route);
+  chrome(); // the top bar first: the pages report their connection in it
+  window.addEventListener('hashchange', () => {
+    route();
+    loadSession().then(chrome); // a member's chips may have moved since
+  });
   route();
 }
 

@@ -73,3 +73,8 @@ export function has(key) {
 export function tn(key, n, params = {}) {
   return t(n === 1 ? `${key}_one` : `${key}_other`, { n, ...params });
 }
+
+/** A number as the page's language writes it: 1,000 (en), 1.000 (it, nl), 1000 (es). */
+export function num(n) {
+  return typeof n === 'number' ? new Intl.NumberFormat(current).format(n) : String(n ?? '');
+}

@@ -126,7 +126,7 @@ export function mount(app) {
   }
 
   function tableCard(x) {
-    const mine = session.player && x.seating.some((s) => s.player === session.player.name);
+    const mine = isMine(x);
     const seats = x.seating
       .map((s) => {
         if (s.empty && x.status === 'open') {
@@ -134,7 +134,7 @@ export function mount(app) {
             aria-label="${esc(t('lobby.sit_at', { n: s.seat + 1 }))}">${esc(t('lobby.sit'))}</button></li>`;
         }
         const name = s.player ? s.player : s.bot ? botName(s.seat, s.bot) : t('seat.empty');
-        return `<li><span class="seat-chip${s.bot ? ' bot' : ''}">${esc(name)}</span></li>`;
+        return `<li><span class="seat-chip${s.bot ? ' bot' : ''}" title="${esc(name)}">${esc(name)}</span></li>`;
       })
       .join('');
     const chips = settingsSummary(x.game, x.settings, x.options)
@@ -215,6 +215,14 @@ export function mount(app) {
   };
 }
 
+/** Whether I play at this table: by my player id (names need not be unique, and a guest
+ * who registers changes theirs), not where I left or abandoned the seat to a bot. */
+export function isMine(table) {
+  const me = session.player;
+  if (!me) return false;
+  return table.seating.some((s) => s.player_id === me.id && !s.left && !(s.replaced && table.official));
+}
+
 // ---------------------------------------------------------------- new table
 
 /** The words for each game setting (label, hint) and for its choices that need them. */
@@ -239,6 +247,8 @@ function createDialog(info, game) {
   dialog.setAttribute('aria-labelledby', 'create-title');
   document.body.appendChild(dialog);
   const defaults = info.table_defaults;
+  // official tables are for members: a guest sees why, and where to register
+  const member = !!session.player?.registered;
   const form = {
     game,
     seats: null,
@@ -250,7 +260,12 @@ function createDialog(info, game) {
     official: false,
     stake: 100,
     who: [],
+    casualWho: null, // the seats as they were before Official was ticked (its bots)
+    more: false, // "More options" open
   };
+  const isBot = (w) => w !== 'me' && w !== 'open';
+  /** A new seat's default: a bot at a casual table, an open seat at an official one. */
+  const fresh = () => (form.official ? 'open' : 'greedy');
   const gameInfoOf = (g) => info.games.find((x) => x.game === g);
 
   function reset(g) {
@@ -258,7 +273,23 @@ function createDialog(info, game) {
     form.game = g;
     form.seats = g === 'muggins-dominoes' ? 2 : g === 'muggins-cards' ? 2 : gi.min_seats;
     form.settings = { ...gi.defaults[form.seats] };
-    form.who = Array.from({ length: form.seats }, (_, i) => (i === 0 ? 'me' : 'greedy'));
+    form.who = Array.from({ length: form.seats }, (_, i) => (i === 0 ? 'me' : fresh()));
+    form.casualWho = null;
+  }
+
+  /** Official seats registered people only: its bots give way to open seats (and come
+   * back, where those seats are still open, when Official is unticked). */
+  function setOfficial(on) {
+    if (on === form.official) return;
+    form.official = on;
+    if (on) {
+      form.casualWho = [...form.who];
+      form.who = form.who.map((w) => (isBot(w) ? 'open' : w));
+    } else {
+      const before = form.casualWho || [];
+      form.who = form.who.map((w, i) => (w === 'open' && isBot(before[i] ?? 'me') ? before[i] : w));
+      form.casualWho = null;
+    }
   }
   reset(game);
 
@@ -356,7 +387,7 @@ function createDialog(info, game) {
         const opts = [
           ['me', t('create.me')],
           ['open', t('create.open_seat')],
-          ...bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })]),
+          ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })])),
         ];
         return `<label class="field seat-field"><span>${esc(t('seat.n', { n: i + 1 }))}${
           form.game === 'mus' ? ` · ${esc(t(i % 2 === 0 ? 'mus.pair_a' : 'mus.pair_b'))}` : ''
@@ -388,25 +419,34 @@ function createDialog(info, game) {
             .join('')}</select></label>
         ${settingFields()}
       </div>
-      <fieldset><legend>${esc(t('create.who'))}</legend><div class="form-grid">${seatRows()}</div></fieldset>
-      <details class="more"><summary>${esc(t('create.more'))}</summary>
+      <fieldset><legend>${esc(t('create.who'))}</legend><div class="form-grid">${seatRows()}</div>
+        ${form.official ? `<p class="create-note" id="official-seats">${esc(t('create.official_seats'))}</p>` : ''}</fieldset>
+      <details class="more"${form.more ? ' open' : ''}><summary>${esc(t('create.more'))}</summary>
         <div class="form-grid">
           ${numberField('turn_seconds', t('set.turn_seconds'), form.turn_seconds, numberSpecs().turn_seconds)}
+          ${form.game === 'muggins-cards' ? numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait) : ''}
           ${
-            form.game === 'muggins-cards'
-              ? `${numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait)}
-                 <label class="check"><input type="checkbox" name="practice"${form.practice ? ' checked' : ''}><span>${esc(
-                   t('set.practice_long'),
-                 )}<small>${esc(t('set.practice_hint'))}</small></span></label>`
+            form.game === 'muggins-cards' && !form.official // practice is about the bots
+              ? `<label class="check"><input type="checkbox" name="practice"${form.practice ? ' checked' : ''}><span>${esc(
+                  t('set.practice_long'),
+                )}<small>${esc(t('set.practice_hint'))}</small></span></label>`
               : ''
           }
           <label class="check"><input type="checkbox" name="public"${form.public ? ' checked' : ''}><span>${esc(
             t('set.public'),
           )}<small>${esc(t('set.public_hint'))}</small></span></label>
-          <label class="check"><input type="checkbox" name="official"${form.official ? ' checked' : ''}><span>${esc(
-            t('set.official'),
-          )}<small>${esc(t('set.official_hint'))}</small></span></label>
-          ${numberField('stake', t('set.stake'), form.stake, numberSpecs().stake)}
+          ${
+            member
+              ? `<label class="check"><input type="checkbox" name="official"${form.official ? ' checked' : ''}><span>${esc(
+                  t('set.official'),
+                )}<small>${esc(t('set.official_hint'))}</small></span></label>`
+              : `<label class="check off"><input type="checkbox" name="official" disabled aria-describedby="official-why"><span>${esc(
+                  t('set.official'),
+                )}<small id="official-why">${esc(t('create.official_members'))} <a href="/account">${esc(
+                  t('create.official_register'),
+                )}</a></small></span></label>`
+          }
+          ${form.official ? numberField('stake', t('set.stake'), form.stake, numberSpecs().stake) : ''}
         </div>
       </details>
       <p class="form-error" role="alert"></p>
@@ -434,7 +474,8 @@ function createDialog(info, game) {
       for (const k of Object.keys(next)) if (previous[k] !== before[k]) next[k] = previous[k];
       form.settings = next;
       const hadMe = form.who.includes('me');
-      form.who = Array.from({ length: n }, (_, i) => form.who[i] || 'greedy');
+      form.who = Array.from({ length: n }, (_, i) => form.who[i] || fresh());
+      if (form.casualWho) form.casualWho = Array.from({ length: n }, (_, i) => form.casualWho[i] || 'greedy');
       if (hadMe && !form.who.includes('me')) form.who[0] = 'me'; // your seat went: sit at the first
       render();
       dialog.querySelector('select[name=seats]').focus();
@@ -468,10 +509,20 @@ function createDialog(info, game) {
         if (el.getAttribute('aria-invalid')) checkNumbers(f, { only: el.name });
       });
     }
-    for (const k of ['public', 'practice', 'official']) {
+    for (const k of ['public', 'practice']) {
       const el = f.querySelector(`[name=${k}]`);
       if (el) el.addEventListener('change', () => (form[k] = el.checked));
     }
+    const official = f.querySelector('[name=official]:not([disabled])');
+    if (official) {
+      official.onchange = () => {
+        setOfficial(official.checked); // the seats and the stake change with it
+        render();
+        dialog.querySelector('[name=official]').focus();
+      };
+    }
+    const more = f.querySelector('details.more');
+    more.addEventListener('toggle', () => (form.more = more.open));
     f.querySelector('[data-cancel]').onclick = () => dialog.close();
     f.onsubmit = (e) => {
       e.preventDefault();
@@ -506,14 +557,14 @@ function createDialog(info, game) {
       public: f.querySelector('[name=public]').checked,
       bots,
     };
-    if (f.querySelector('[name=official]').checked) {
+    if (form.official) {
       // ranked: registered players only, no bots (docs/accounts.md)
       body.official = true;
       body.stake = Number(f.querySelector('[name=stake]').value);
     }
     if (form.game === 'muggins-cards') {
       body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
-      if (f.querySelector('[name=practice]').checked) body.bot_forget = 1;
+      if (f.querySelector('[name=practice]')?.checked) body.bot_forget = 1;
     }
     try {
       const table = (await api('POST', '/api/tables', body)).table;

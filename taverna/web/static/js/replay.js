@@ -91,7 +91,7 @@ export function mount(app, tableId) {
       .map((x) => `<span class="chip">${esc(x)}</span>`)
       .join('');
     const action = step.action
-      ? `${esc(plainName(table, step.action.seat))}: ${esc(g.describe ? g.describe(step.action) : describe(step.action))}`
+      ? `${esc(plainName(table, step.action.seat))}: ${g.describe ? g.describe(step.action) : describe(step.action)}`
       : t('replay.deal');
     const summary = g.summary(c);
     app.innerHTML = `<div class="table-page replay game-${table.game}">
@@ -134,10 +134,9 @@ export function mount(app, tableId) {
     bind(n);
   }
 
+  /** An action in words (HTML), for a game module without a `describe` of its own. */
   function describe(a) {
-    const extra = a.tile || a.card || (a.cards ? a.cards.join(' ') : '') || (a.amount ? String(a.amount) : '');
-    const end = a.end ? ` (${t(a.end === 'left' ? 'dom.on_left' : 'dom.on_right')})` : '';
-    return `${t(`replay.action.${a.type}`)}${extra ? ` ${extra}` : ''}${end}${a.claim ? ` + ${t('replay.action.claim')}` : ''}`;
+    return esc(`${t(`replay.action.${a.type}`)}${a.amount ? ` ${a.amount}` : ''}`);
   }
 
   function bind(n) {

@@ -89,6 +89,13 @@ export class Reconnecting {
     this.connect();
   }
 
+  /** Connect anew, as a fresh start rather than a recovery (after taking or leaving a
+   * seat): nothing was lost, so nothing says "connection lost" or "reconnected". */
+  restart() {
+    this.everOpen = false;
+    this.reconnectNow();
+  }
+
   startPings() {
     this.stopPings();
     let n = 0;
@@ -175,7 +182,7 @@ export class TableSocket {
   /** Start over as whoever the cookie says now (after taking or leaving a seat). */
   rejoin() {
     this.seq = null;
-    this.socket.reconnectNow();
+    this.socket.restart();
   }
 
   /** Drop the connection as a network failure would (the socket comes back by itself). */

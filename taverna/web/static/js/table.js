@@ -35,10 +35,13 @@ export function mount(app, tableId) {
     overShown: false,
     loaded: false,
     autoStarting: false,
+    missing: false, // no such table
   };
   let timerHandle = null;
+  let socket = null; // connected once the table is known to exist
+  let gone = false; // unmounted
 
-  const socket = new TableSocket(tableId, {
+  const handlers = {
     welcome(msg, missed, fromStart) {
       const first = !S.loaded;
       if (msg.seat !== S.seat && !first) S.ui = {};
@@ -94,16 +97,25 @@ export function mount(app, tableId) {
       const felt = app.querySelector('.table-page');
       if (felt) felt.dataset.net = s;
     },
-  });
+  };
 
-  // A table that does not exist: say so, instead of reconnecting forever.
-  api('GET', `/api/tables/${encodeURIComponent(tableId)}`).catch((e) => {
-    if (e.status !== 404) return;
-    socket.close();
-    setNet('ok');
-    app.innerHTML = `<section class="not-found"><h1>${esc(t('table.not_found'))}</h1>
-      <p><a href="#/">${esc(t('nav.lobby'))}</a></p></section>`;
-  });
+  // Ask first whether the table exists: one that does not is said so, and no socket is
+  // opened (the server would refuse it, and the browser log that as an error).
+  api('GET', `/api/tables/${encodeURIComponent(tableId)}`).then(
+    () => connect(),
+    (e) => {
+      if (e.status !== 404) {
+        connect(); // the server is slow or away: the socket keeps trying
+        return;
+      }
+      S.missing = true;
+      if (!gone) draw();
+    },
+  );
+
+  function connect() {
+    if (!gone && !socket) socket = new TableSocket(tableId, handlers);
+  }
 
   function turnSeconds() {
     return Number(S.table?.options?.turn_seconds ?? 30);
@@ -157,7 +169,7 @@ export function mount(app, tableId) {
   }
 
   function act(action) {
-    if (S.seat === null) return;
+    if (S.seat === null || !socket) return;
     socket.act({ ...action, seat: S.seat });
   }
 
@@ -186,6 +198,11 @@ export function mount(app, tableId) {
   }
 
   function draw() {
+    if (S.missing) {
+      app.innerHTML = `<section class="not-found"><h1>${esc(t('table.not_found'))}</h1>
+        <p><a href="/#/">${esc(t('nav.lobby'))}</a></p></section>`;
+      return;
+    }
     if (!S.table) {
       app.innerHTML = `<p class="loading">${esc(t('table.loading'))}</p>`;
       return;
@@ -196,7 +213,7 @@ export function mount(app, tableId) {
       .join('');
     const playing = !!S.view;
     const seated = S.seat !== null;
-    app.innerHTML = `<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket.seq ?? ''}">
+    app.innerHTML = `<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket?.seq ?? ''}">
       <header class="table-head">
         <div class="table-title">
           <a class="back-link" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
@@ -242,7 +259,8 @@ export function mount(app, tableId) {
               t('table.sit_here'),
             )}</button>`;
           }
-          if (canBot || !seated) {
+          // an official table seats registered people only: no bot to add
+          if (!x.official && (canBot || !seated)) {
             actions += `<span class="add-bot">
               <label class="sr-only" for="bot-level-${s.seat}">${esc(t('table.bot_level'))}</label>
               <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${['random', 'greedy', 'expert']
@@ -253,7 +271,7 @@ export function mount(app, tableId) {
               )}</button></span>`;
           }
         } else {
-          who = `<strong>${esc(seatName(x, s.seat, S.seat))}</strong>`;
+          who = `<strong title="${esc(seatName(x, s.seat, S.seat))}">${esc(seatName(x, s.seat, S.seat))}</strong>`;
           if (s.seat === S.seat) {
             actions += `<button class="btn ghost small" data-stand="${s.seat}" data-key="stand">${esc(t('table.stand_up'))}</button>`;
           } else if (s.bot && host) {
@@ -387,7 +405,7 @@ export function mount(app, tableId) {
       (b) =>
         (b.onclick = async () => {
           await call('DELETE', `/api/tables/${S.id}/seats/${b.dataset.stand}`);
-          socket.rejoin();
+          socket?.rejoin();
         }),
     );
     $('[data-leave]').forEach(
@@ -395,7 +413,7 @@ export function mount(app, tableId) {
         (b.onclick = async () => {
           if (!confirm(t('table.leave_confirm'))) return;
           await call('DELETE', `/api/tables/${S.id}/seats/${S.seat}`);
-          socket.rejoin();
+          socket?.rejoin();
         }),
     );
     $('[data-start]').forEach((b) => (b.onclick = () => call('POST', `/api/tables/${S.id}/start`)));
@@ -440,7 +458,7 @@ export function mount(app, tableId) {
   async function sit(seat) {
     if (!(await ensureSession())) return;
     const r = await call('POST', `/api/tables/${S.id}/seats/${seat}`);
-    if (r) socket.rejoin(); // the cookie now names a seat: join as that seat
+    if (r) socket?.rejoin(); // the cookie now names a seat: join as that seat
   }
 
   // ------------------------------------------------------------- the timer
@@ -475,11 +493,14 @@ export function mount(app, tableId) {
   draw();
   return {
     rerender: render,
-    socket,
+    get socket() {
+      return socket;
+    },
     unmount() {
+      gone = true;
       clearInterval(timerHandle);
       document.removeEventListener('keydown', onKey);
-      socket.close();
+      socket?.close();
       document.title = 'Taverna';
     },
   };

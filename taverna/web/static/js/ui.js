@@ -1,6 +1,6 @@
 // Small helpers shared by the pages: escaping, toasts, names, game titles.
 
-import { t, tn } from './i18n.js';
+import { num, t, tn } from './i18n.js';
 
 export function esc(value) {
   return String(value ?? '')
@@ -33,6 +33,17 @@ export const GAME_KEYS = {
 
 export function gameTitle(game) {
   return t(GAME_KEYS[game] || game);
+}
+
+/** A person's name where room is short (nameplates, score rows): cut with an ellipsis
+ * when too long for its place, the whole name in a tooltip (css .nm). */
+export function nameText(name) {
+  return `<span class="nm" title="${esc(name)}">${esc(name)}</span>`;
+}
+
+/** A tile or card drawn small (`html`), named in words for screen readers and as a tooltip. */
+export function thing(html, label) {
+  return `<span class="thing" role="img" aria-label="${esc(label)}" title="${esc(label)}">${html}</span>`;
 }
 
 /** Bots are called by a name of their seat, so that four of them can be told apart. */
@@ -81,7 +92,7 @@ export function settingsSummary(game, settings, options = {}) {
   if (options.turn_seconds) out.push(t('set.seconds_n', { n: options.turn_seconds }));
   if (options.bot_forget !== undefined && options.bot_forget !== null) out.push(t('set.practice'));
   if (options.public === false) out.push(t('set.private'));
-  if (options.official) out.push(t('set.official_n', { n: options.stake }));
+  if (options.official) out.push(t('set.official_n', { n: num(options.stake) }));
   return out;
 }
 

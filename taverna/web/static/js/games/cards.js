@@ -4,7 +4,7 @@
 
 import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
-import { esc } from '../ui.js';
+import { esc, nameText, thing } from '../ui.js';
 
 const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
 const RANK_KEYS = { A: 'fr.ace', J: 'fr.jack', Q: 'fr.queen', K: 'fr.king' };
@@ -60,6 +60,13 @@ const cards = {
 
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: cardLabel,
+
+  /** An action in words, its card drawn as at the table (replays; HTML). */
+  describe(a) {
+    if (a.type !== 'play') return esc(t(`replay.action.${a.type}`));
+    const claim = a.claim ? ` + ${esc(t('replay.action.claim'))}` : '';
+    return `${esc(t('replay.action.play'))} ${thing(mini(a.card), cardLabel(a.card))}${claim}`;
+  },
 
   learn(e, c) {
     const n = c.notes;
@@ -169,7 +176,7 @@ const cards = {
           v.pending?.seat === s ? `<span class="tag pending">${esc(t('cards.unclaimed_short', { n: v.pending.points }))}</span>` : '',
         ].join('');
         return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
-          <div class="plate-name">${esc(c.label(s))} ${tags}</div>
+          <div class="plate-name">${nameText(c.label(s))} ${tags}</div>
           <div class="plate-cards fan" aria-label="${esc(tn('cards.cards_n', n))}">${fan}</div>
           <div class="plate-score">${esc(tn('cards.points_n', v.scores[s]))}</div>
         </div>`;
@@ -249,7 +256,7 @@ const cards = {
     if (myTurn && has('go')) hint = t('cards.hint_go', { limit: v.limit });
     else if (myTurn) hint = t('cards.hint_play', { limit: v.limit });
     return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
-        <span class="plate-name">${esc(c.label(c.me))}${v.dealer === c.me ? ` <span class="tag dealer">${esc(t('cards.dealer_short'))}</span>` : ''}</span>
+        <span class="plate-name">${nameText(c.label(c.me))}${v.dealer === c.me ? ` <span class="tag dealer">${esc(t('cards.dealer_short'))}</span>` : ''}</span>
         <span class="plate-score">${esc(tn('cards.points_n', v.scores[c.me]))}</span>
       </div>
       <div class="hand cards-hand" role="group" aria-label="${esc(t('cards.your_cards'))}">${cardsHtml}</div>
@@ -293,7 +300,7 @@ const cards = {
       .map((s) => {
         const pct = Math.max(0, Math.min(100, (100 * v.scores[s]) / v.target));
         return `<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
-          <div class="score-row"><span class="score-name">${esc(c.label(s))}</span><span class="score-num">${v.scores[s]}</span></div>
+          <div class="score-row"><span class="score-name">${nameText(c.label(s))}</span><span class="score-num">${v.scores[s]}</span></div>
           <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div></li>`;
       })
       .join('')}</ul>

@@ -4,7 +4,7 @@
 
 import { t, tn } from '../i18n.js';
 import { domino, dominoBack, scoreSheet } from '../svg.js';
-import { esc } from '../ui.js';
+import { esc, nameText, thing } from '../ui.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
@@ -34,6 +34,13 @@ const dominoes = {
 
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: tileLabel,
+
+  /** An action in words, its tile drawn as at the table (replays; HTML). */
+  describe(a) {
+    if (a.type !== 'play') return esc(t(`replay.action.${a.type}`));
+    const where = a.end ? ` ${esc(t(a.end === 'left' ? 'dom.on_left' : 'dom.on_right'))}` : '';
+    return `${esc(t('replay.action.play'))} ${thing(mini(a.tile), tileLabel(a.tile))}${where}`;
+  },
 
   learn(e, c) {
     if (e.type === 'play') c.notes.last = { tile: e.tile, seat: e.seat };
@@ -99,7 +106,7 @@ const dominoes = {
           ? shown.map((x) => `<span class="tile-small">${domino(x, { vertical: true })}</span>`).join('')
           : Array.from({ length: n }, () => `<span class="tile-small">${dominoBack()}</span>`).join('');
         return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
-          <div class="plate-name">${esc(c.label(s))}${v.opener === s ? ` <span class="tag">${esc(t('dom.opener'))}</span>` : ''}</div>
+          <div class="plate-name">${nameText(c.label(s))}${v.opener === s ? ` <span class="tag">${esc(t('dom.opener'))}</span>` : ''}</div>
           <div class="plate-tiles" aria-label="${esc(tn('dom.tiles_n', n))}">${tiles}</div>
           <div class="plate-score">${esc(tn('dom.points_n', v.scores[s]))}</div>
         </div>`;
@@ -194,7 +201,7 @@ const dominoes = {
     else if (mine && legal('play')) hint = t('dom.hint_play');
     else if (mine && legal('draw')) hint = t('dom.hint_draw');
     return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
-        <span class="plate-name">${esc(c.label(c.me))}</span>
+        <span class="plate-name">${nameText(c.label(c.me))}</span>
         <span class="plate-score">${esc(tn('dom.points_n', v.scores[c.me]))}</span>
       </div>
       <div class="hand" role="group" aria-label="${esc(t('dom.your_tiles'))}">${tiles}</div>
@@ -288,7 +295,7 @@ const dominoes = {
       .map((s) => {
         const pct = Math.max(0, Math.min(100, (100 * v.scores[s]) / v.target));
         return `<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
-          <div class="score-row"><span class="score-name">${esc(c.label(s))}</span>
+          <div class="score-row"><span class="score-name">${nameText(c.label(s))}</span>
             <span class="score-num">${v.scores[s]}</span></div>
           <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div>
           <div class="paper">${scoreSheet(v.scores[s], tn('dom.sheet_label', v.scores[s], { name: c.name(s) }))}</div>

@@ -5,7 +5,7 @@
 
 import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
-import { esc } from '../ui.js';
+import { esc, nameText, thing } from '../ui.js';
 
 const LANCES = ['grande', 'chica', 'pares', 'juego'];
 const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos' };
@@ -86,10 +86,13 @@ const mus = {
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: cardLabel,
 
-  /** An action in the game's own words (replays). */
+  /** An action in the game's own words, its cards drawn as at the table (replays; HTML). */
   describe(a) {
-    if (a.type === 'discard') return `${t('replay.action.discard')} ${a.cards.join(' ')}`;
-    return say(a.type, a.amount);
+    if (a.type === 'discard') {
+      const cards = a.cards.map((x) => thing(cardChip(x, { spanish: true }), cardLabel(x))).join('');
+      return `${esc(t('replay.action.discard'))} ${cards}`;
+    }
+    return esc(say(a.type, a.amount));
   },
 
   learn(e, c) {
@@ -225,7 +228,7 @@ const mus = {
         )
         .join('');
       return `<div class="mus-seat ${where} pair-${pairOf(s)}${v.turn === s ? ' turn' : ''}" data-seat="${s}">
-        <div class="plate-name">${esc(c.label(s))}
+        <div class="plate-name">${nameText(c.label(s))}
           ${v.mano === s ? `<span class="tag mano" title="${esc(t('mus.mano_title'))}">${esc(t('mus.mano'))}</span>` : ''}</div>
         <div class="badges">${badges}</div>
         ${cardsHtml}
@@ -310,7 +313,7 @@ const mus = {
     let hint = '';
     if (discarding) hint = t('mus.hint_discard');
     return `<div class="me-plate pair-${pairOf(c.me)}${v.turn === c.me ? ' turn' : ''}">
-        <span class="plate-name">${esc(c.label(c.me))}${v.mano === c.me ? ` <span class="tag mano">${esc(t('mus.mano'))}</span>` : ''}</span>
+        <span class="plate-name">${nameText(c.label(c.me))}${v.mano === c.me ? ` <span class="tag mano">${esc(t('mus.mano'))}</span>` : ''}</span>
         ${said_(c, c.me) ? `<span class="bubble mine">${esc(said_(c, c.me))}</span>` : ''}
       </div>
       <div class="hand cards-hand mus-hand" role="group" aria-label="${esc(t('mus.your_cards'))}">${cardsHtml}</div>
@@ -370,7 +373,7 @@ const mus = {
         (team) => `<div class="pair-score pair-${team}${c.me !== null && pairOf(c.me) === team ? ' us' : ''}${
           v.winner === team ? ' winner' : ''
         }">
-        <div class="score-row"><span class="score-name">${esc(pairName(c, team))}${
+        <div class="score-row"><span class="score-name" title="${esc(pairName(c, team))}">${esc(pairName(c, team))}${
           c.me !== null && pairOf(c.me) === team ? ` <span class="tag">${esc(t('mus.us'))}</span>` : ''
         }</span><span class="score-num">${v.stones[team]}<small>/40</small></span></div>
         <div class="stones-row">${stones(v.stones[team], stonesLabel(v.stones[team]))}</div>
