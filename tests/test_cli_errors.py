@@ -244,11 +244,15 @@ def test_there_is_a_whole_mus_example(capsys) -> None:
 
 @pytest.mark.parametrize(
     ("game", "obj"),
-    [("dominoes", {"type": "play", "tile": "6-6"}), ("cards", {"type": "go"})],
+    [
+        ("dominoes", {"type": "play", "tile": "6-6"}),
+        ("cards", {"type": "go"}),
+        ("mus", {"type": "mus"}),
+    ],
 )
 def test_apply_of_a_plain_dict_points_to_parse_action(game: str, obj: dict) -> None:
     cls = get_game(game)
-    state = cls.new(2, seed=1)
+    state = cls.new(cls.min_seats, seed=1)
     with pytest.raises(IllegalAction) as e:
         state.apply(obj)  # type: ignore[arg-type]
     assert f"{obj!r} is not a {cls.game} action" in str(e.value)

@@ -74,6 +74,7 @@ from .base import (
     State,
     View,
     action_seat,
+    not_an_action,
     only_fields,
 )
 from .mus_hands import (
@@ -766,7 +767,7 @@ class Mus(State):
 
     def apply(self, action: Action) -> list[Event]:
         if not isinstance(action, MusAction):
-            raise IllegalAction(f"{action!r} is not a mus action")
+            raise not_an_action(self, action)
         s = action.seat
         turn = self.turn
         if s != turn or turn < 0:
