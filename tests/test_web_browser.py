@@ -263,6 +263,16 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     tab.close()
 
 
+def _wait_for_my_turn_with_nothing_to_claim(page: Any) -> None:
+    """Until seat 0 is to play and no score is pending: a claim is then refused as
+    "nothing to claim" whatever the (random) deal; a bot's unclaimed score would
+    make it "not your score"."""
+    page.wait_for_function(
+        "() => { const v = window.taverna.page?.view;"
+        " return !!v && v.turn === 0 && !v.pending && !v.over; }"
+    )
+
+
 def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     tab = Browser(browser, server)
     page = tab.open()
@@ -270,6 +280,7 @@ def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     page.wait_for_selector(".hand-card")
     tab.shot("cards-start")
     # an action the rules refuse: the page says the server's reason in its own words
+    _wait_for_my_turn_with_nothing_to_claim(page)
     page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
     toast = page.locator(".toast.error")
     toast.wait_for()
@@ -512,6 +523,7 @@ def test_refusals_are_said_in_the_language_of_the_page(browser: Any, server: Ser
     page = it.open()
     it.create_table("muggins-cards", "Ugo", seats=2, who=["me", "greedy"])
     page.wait_for_selector(".hand-card")
+    _wait_for_my_turn_with_nothing_to_claim(page)
     page.evaluate("window.taverna.page.socket.act({type: 'claim', seat: 0})")
     toast = page.locator(".toast.error")
     toast.wait_for()

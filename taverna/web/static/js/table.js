@@ -496,6 +496,9 @@ export function mount(app, tableId) {
     get socket() {
       return socket;
     },
+    get view() {
+      return S.view; // read-only, for tests and the console
+    },
     unmount() {
       gone = true;
       clearInterval(timerHandle);
