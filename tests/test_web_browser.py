@@ -1083,6 +1083,22 @@ def test_an_unknown_table_says_so_without_a_socket(browser: Any, server: Server)
     tab.close()
 
 
+def test_skip_to_content_stays_on_the_page(browser: Any, server: Server) -> None:
+    """The skip link moves the focus to the content; it must not route (the hash
+    names the page: "#app" used to send a table or replay back to the lobby)."""
+    tab = Browser(browser, server)
+    page = tab.page
+    page.goto(server.http + "/#/table/nosuchtable")
+    page.wait_for_selector(".not-found h1")
+    page.keyboard.press("Tab")  # the skip link is the first thing to focus
+    assert page.evaluate("document.activeElement.id") == "skip-link"
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#/table/nosuchtable"
+    assert page.evaluate("document.activeElement.id") == "app"
+    playwright_api.expect(page.locator(".not-found h1")).to_be_visible()
+    tab.close()
+
+
 def test_a_page_nobody_has_is_the_sites_own_404(browser: Any, server: Server) -> None:
     tab = Browser(browser, server)
     page = tab.page

@@ -6,7 +6,7 @@ seats they sat in kept the guest name (new registrations rename them: see
 
 Revision ID: 0004
 Revises: 0003
-Create Date: 2026-12-01
+Create Date: 2026-11-30
 """
 
 from alembic import op

@@ -48,6 +48,14 @@ export function topbar(current, player) {
   ).join(' ');
   const skip = document.getElementById('skip-link');
   if (skip) skip.textContent = t('nav.skip');
+  if (skip && !skip.dataset.bound) {
+    // pages route by the hash: move the focus to the content, leave the hash be
+    skip.dataset.bound = '1';
+    skip.addEventListener('click', (e) => {
+      e.preventDefault();
+      document.getElementById('app')?.focus();
+    });
+  }
   bar.querySelector('#lang-label').textContent = t('nav.language');
   bar.querySelector('#lang').innerHTML = Object.entries(LANGUAGES)
     .map(([code, name]) => `<option value="${code}"${code === language() ? ' selected' : ''} lang="${code}">${name}</option>`)
