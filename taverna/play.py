@@ -39,9 +39,9 @@ TYPED: dict[str, tuple[str, Typist]] = {}  # game -> (what may be typed, reader)
 
 def domino_line(line: list[str], width: int = 100) -> Text:
     """The line left to right, doubles standing crosswise over three rows, wrapped to ``width``."""
-    tiles = []
-    for t in line:
-        a, b = t.split("-")
+    tiles: list[tuple[str, str, str]] = []
+    for text in line:
+        a, b = text.split("-")
         if a == b:
             tiles.append((f"┌{a}┐", "│ │", f"└{b}┘"))
         else:
@@ -351,12 +351,13 @@ def _bet_words(b: dict[str, Any]) -> str:
         return f"envido {b['amount']}"
     if kind == "raise":
         return f"envido {b['amount']} más"
-    return {
+    words: dict[str, str] = {
         "pass": "paso",
         "ordago": "¡órdago!",
         "accept": "quiero",
         "reject": "no quiero",
-    }.get(kind, kind)
+    }
+    return words.get(kind, str(kind))
 
 
 def describe_mus(view: View, action: Action) -> str:
@@ -443,6 +444,10 @@ TYPED["mus"] = ("or type envido N for any N of 2 or more", typed_mus)
 # ----------------------------------------------------------------- the loop
 
 
+def _generic_describe(view: View, action: Action) -> str:
+    return str(action)
+
+
 def _generic_render(view: View) -> Any:
     keys = [k for k in view if k not in ("legal", "settings")]
     return Panel("\n".join(f"{k}: {view[k]}" for k in keys), title=view["game"], expand=False)
@@ -471,7 +476,7 @@ class TerminalGame:
         self.read = read
         game = state.game
         self.render = RENDERERS.get(game, _generic_render)
-        self.describe = DESCRIBE.get(game, lambda v, a: str(a))
+        self.describe: Describer = DESCRIBE.get(game, _generic_describe)
         self.narrate = NARRATE.get(game, _generic_narrate)
         self.typed = TYPED.get(game)
         self.names = [

@@ -579,7 +579,8 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     for action in rec.actions:
         steps.append(step(action, state.apply(action)))
     # JSON keys of private parts are strings; a round trip makes the answer plain JSON
-    return json.loads(json.dumps(steps))
+    plain: list[dict[str, Any]] = json.loads(json.dumps(steps))
+    return plain
 
 
 async def _receive_text(websocket: WebSocket) -> str | None:

@@ -440,9 +440,9 @@ class Room:
             stand_in = make_bot(
                 self.config.stand_in_bot, self.cls, turn, seed=self.rng.randrange(1 << 30)
             )
-            action = stand_in.choose(self._view(turn))
-            if action is not None:
-                await self.submit(turn, action.to_json(), source="timeout")
+            chosen = stand_in.choose(self._view(turn))
+            if chosen is not None:
+                await self.submit(turn, chosen.to_json(), source="timeout")
                 return
         self._schedule()
 
