@@ -84,6 +84,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, NamedTuple, Self
 
 from .base import (
@@ -291,10 +292,20 @@ _WINDOW = tuple(
 _DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)]
 #: a new deck in id order, copied for each shuffle
 _DECK = list(range(N_CARDS))
-#: _DEAL_STARTS[n][dealer][s]: the first card of a deal that seat s gets (the
-#: dealer's left gets card 0, then one card at a time round the table)
-_DEAL_STARTS = tuple(
-    tuple(tuple((s - dealer - 1) % n for s in range(n)) for dealer in range(n)) for n in range(5)
+#: _HANDS[n][hand_size][dealer](deck): the hands a shuffled deck (a tuple) deals,
+#: seat by seat: the dealer's left gets card 0, then one card at a time round the
+#: table, so seat s gets every n-th card from (s - dealer - 1) % n on
+_HANDS = tuple(
+    tuple(
+        tuple(
+            itemgetter(*[slice((s - dealer - 1) % n, n * k, n) for s in range(n)])
+            for dealer in range(n)
+        )
+        if n >= 2 and k in (5, 7)
+        else ()
+        for k in range(8)
+    )
+    for n in range(5)
 )
 
 
@@ -632,12 +643,9 @@ class Cards(State):
         rng.shuffle(deck)
         cards = tuple(deck)
         n = self.seats
-        dealt = n * self.hs
-        hands = []
-        for start in _DEAL_STARTS[n][dealer]:
-            hands.append(cards[start:dealt:n])
+        k = self.hs
         # the tuple CardDeal(...) makes, without its Python-level __new__
-        return _tuple_new(CardDeal, (tuple(hands), cards[dealt:], dealer))
+        return _tuple_new(CardDeal, (_HANDS[n][k][dealer](cards), cards[n * k :], dealer))
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
@@ -699,7 +707,8 @@ class Cards(State):
         private: dict[int, JSON] = {}
         hands = []
         for s, h in enumerate(deal.hands):
-            private[s] = {"cards": [CARD_STR[c] for c in h]}
+            # a hand has five or seven cards (checked): itemgetter gives their tuple
+            private[s] = {"cards": list(itemgetter(*h)(CARD_STR))}
             hands.append(sorted(h))
         self.hands = hands
         self.bounds = [()] * n
