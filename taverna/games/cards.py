@@ -84,6 +84,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, NamedTuple, Self
 
 from .base import (
@@ -289,12 +290,46 @@ _WINDOW = tuple(
 #: by every such event (events are read, never changed; event_for and event_json
 #: copy what they pass on)
 _DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)]
+#: _GO_EVENT[s][total]: the event of seat s saying go on that total, and
+#: _LIMIT_EVENT[limit][s][leader]: the pile seat s closed by reaching the limit,
+#: leader to lead the next: one shared dict each (events are read, never changed)
+_GO_EVENT = [[{"type": "go", "seat": s, "total": t} for t in range(32)] for s in range(4)]
+_LIMIT_EVENT = tuple(
+    [
+        [
+            {
+                "type": "pile_closed",
+                "reason": "limit",
+                "seat": s,
+                "total": limit,
+                "last": 0,
+                "credit": 0,
+                "leader": leader,
+            }
+            for leader in range(4)
+        ]
+        for s in range(4)
+    ]
+    if limit in SCORING
+    else []
+    for limit in range(32)
+)
 #: a new deck in id order, copied for each shuffle
 _DECK = list(range(N_CARDS))
-#: _DEAL_STARTS[n][dealer][s]: the first card of a deal that seat s gets (the
-#: dealer's left gets card 0, then one card at a time round the table)
-_DEAL_STARTS = tuple(
-    tuple(tuple((s - dealer - 1) % n for s in range(n)) for dealer in range(n)) for n in range(5)
+#: _HANDS[n][hand_size][dealer](deck): the hands a shuffled deck (a tuple) deals,
+#: seat by seat: the dealer's left gets card 0, then one card at a time round the
+#: table, so seat s gets every n-th card from (s - dealer - 1) % n on
+_HANDS = tuple(
+    tuple(
+        tuple(
+            itemgetter(*[slice((s - dealer - 1) % n, n * k, n) for s in range(n)])
+            for dealer in range(n)
+        )
+        if n >= 2 and k in (5, 7)
+        else ()
+        for k in range(8)
+    )
+    for n in range(5)
 )
 
 
@@ -309,6 +344,7 @@ class CardDeal(NamedTuple):
     dealer: int | None
 
 
+#: builds a NamedTuple (CardDeal, Closed) without its Python-level __new__
 _tuple_new = tuple.__new__
 
 # ------------------------------------------------------------------ state
@@ -631,12 +667,9 @@ class Cards(State):
         rng.shuffle(deck)
         cards = tuple(deck)
         n = self.seats
-        dealt = n * self.hs
-        hands = []
-        for start in _DEAL_STARTS[n][dealer]:
-            hands.append(cards[start:dealt:n])
+        k = self.hs
         # the tuple CardDeal(...) makes, without its Python-level __new__
-        return _tuple_new(CardDeal, (tuple(hands), cards[dealt:], dealer))
+        return _tuple_new(CardDeal, (_HANDS[n][k][dealer](cards), cards[n * k :], dealer))
 
     def _next_round(self) -> list[Event]:
         """Take the next deal (queued, else random), or wait for one."""
@@ -698,7 +731,8 @@ class Cards(State):
         private: dict[int, JSON] = {}
         hands = []
         for s, h in enumerate(deal.hands):
-            private[s] = {"cards": [CARD_STR[c] for c in h]}
+            # a hand has five or seven cards (checked): itemgetter gives their tuple
+            private[s] = {"cards": list(itemgetter(*h)(CARD_STR))}
             hands.append(sorted(h))
         self.hands = hands
         self.bounds = [()] * n
@@ -822,7 +856,9 @@ class Cards(State):
         points = sum(self.pend)
         lost = {"type": "lost", "seat": self.pend_seat, "points": points}
         how = "play" if card >= 0 else "go"
-        self.closed = Closed(self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
+        self.closed = _tuple_new(
+            Closed, (self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
+        )
         self.pend_seat = -1
         self.pend = []
         return lost
@@ -894,7 +930,7 @@ class Cards(State):
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
         points = _POINTS[self.limit][total]
         claim = action.claim
-        if claim:
+        if claim and not (points and self.muggins):
             self._check_claim(s, c, total, points)
         event: Event = {
             "type": "play",
@@ -905,15 +941,14 @@ class Cards(State):
             "credit": 0,
         }
         events = [self._close_window(s, c), event] if self.pend_seat >= 0 else [event]
-        bounds = self.bounds[s]
-        if bounds:
+        if self.bounds[s]:
             # usually the card meets the tightest bound, the first (see _bounds_after_play)
+            bounds = self.bounds[s]
             v = VALUE[c]
             self.bounds[s] = (
                 bounds[1:] if bounds[0] <= v else _bounds_after_play(bounds, v, len(hand))
             )
         hand.remove(c)
-        held = self.held - 1
         self.pile.append(c)
         self.total = total
         self.last = s
@@ -925,7 +960,7 @@ class Cards(State):
                 event["credit"] = points
                 self.scores[s] += points
                 if self.scores[s] >= self.target:
-                    self.held = held
+                    self.held -= 1
                     self._win(s, events)
                     if self._log is not None:
                         self._log.append(action)
@@ -940,10 +975,10 @@ class Cards(State):
         if stock and len(hand) < self.draws:
             # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
             # is one card: while there is stock every hand holds hand_size or more
-            # (a go adds one), so a play leaves at most one to draw.
+            # (a go adds one), so a play leaves at most one to draw, the cards held
+            # stay as many, and the next seat holds cards.
             d = stock.pop()
             insort(hand, d)
-            held += 1
             events.append(
                 {
                     "type": "draw",
@@ -952,29 +987,29 @@ class Cards(State):
                     "private": _DRAWN[s][d],
                 }
             )
-        self.held = held
-        if not held:
-            # RULES.md §2 Closing a pile: the round's final card (nothing left to hold or draw)
-            self._close_final(s, total, claim, events)
-        elif total == self.limit:
-            # RULES.md §2 Closing a pile: exactly the limit closes it at once
-            events.append(
-                {
-                    "type": "pile_closed",
-                    "reason": "limit",
-                    "seat": s,
-                    "total": total,
-                    "last": 0,
-                    "credit": 0,
-                    "leader": self._new_pile(s),
-                }
-            )
+            if total == self.limit:
+                self._close_at_limit(s, total, events)
+            else:
+                self.turn = _NEXT[self.seats][s]
         else:
-            j = _NEXT[self.seats][s]
-            self.turn = j if self.hands[j] else self._next_active(s)
+            held = self.held - 1
+            self.held = held
+            if not held:
+                # RULES.md §2 Closing a pile: the round's final card (nothing left to
+                # hold or draw)
+                self._close_final(s, total, claim, events)
+            elif total == self.limit:
+                self._close_at_limit(s, total, events)
+            else:
+                j = _NEXT[self.seats][s]
+                self.turn = j if self.hands[j] else self._next_active(s)
         if self._log is not None:
             self._log.append(action)
         return events
+
+    def _close_at_limit(self, s: int, total: int, events: list[Event]) -> None:
+        # RULES.md §2 Closing a pile: exactly the limit closes it at once
+        events.append(_LIMIT_EVENT[total][s][self._new_pile(s)])
 
     def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
         """A play with ``claim`` claims what it scores: refuse it when that is nothing.
@@ -1024,8 +1059,11 @@ class Cards(State):
         self.total = 0
         self.last = -1
         self.gone = 0
-        self.turn = self._next_active(last)
-        return self.turn
+        turn = _NEXT[self.seats][last]
+        if not self.hands[turn]:
+            turn = self._next_active(last)
+        self.turn = turn
+        return turn
 
     def _go(self, s: int) -> list[Event]:
         if s != self.turn:
@@ -1047,10 +1085,14 @@ class Cards(State):
         if not bounds:
             self.bounds[s] = (least,) * len(hand)
         elif len(bounds) < len(hand) or bounds[-1] < least:
-            self.bounds[s] = tuple(
-                [m if m > least else least for m in bounds] + [least] * (len(hand) - len(bounds))
-            )
-        events.append({"type": "go", "seat": s, "total": total})
+            # bounds run high to low: those above least stay, the rest become least
+            keep = 0
+            for m in bounds:
+                if m <= least:
+                    break
+                keep += 1
+            self.bounds[s] = bounds[:keep] + (least,) * (max(len(hand), len(bounds)) - keep)
+        events.append(_GO_EVENT[s][total])
         stock = self.stock
         if stock and self.draws:
             # RULES.md §2 Play: a go draws one card while any is left
@@ -1145,9 +1187,8 @@ class Cards(State):
 
     def _settle(self, s: int, event: Event) -> list[Event]:
         """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
-        self.closed = Closed(
-            self.pend_seat, sum(self.pend), "claim" if s == self.pend_seat else "muggins", s, None
-        )
+        how = "claim" if s == self.pend_seat else "muggins"
+        self.closed = _tuple_new(Closed, (self.pend_seat, sum(self.pend), how, s, None))
         scores = self.scores
         target = self.target
         credited = 0
