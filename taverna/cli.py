@@ -9,7 +9,8 @@ import logging
 import math
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 # ------------------------------------------------ argument types
 # argparse turns an ArgumentTypeError into "taverna CMD: error: argument --x: why", exit 2
@@ -32,32 +33,25 @@ def _number(text: str) -> float:
     return value
 
 
-def _at_least_one(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+N = TypeVar("N", int, float)
 
 
-def _not_negative_int(text: str) -> int:
-    value = _whole(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+def _checked(parse: Callable[[str], N], ok: Callable[[N], bool], needs: str) -> Callable[[str], N]:
+    """An argparse type: ``parse`` the text, then refuse a value for which ``ok`` fails."""
+
+    def check(text: str) -> N:
+        value = parse(text)
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"must be {needs}, not {text}")
+        return value
+
+    return check
 
 
-def _positive(text: str) -> float:
-    value = _number(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
-def _not_negative(text: str) -> float:
-    value = _number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-    return value
+_at_least_one = _checked(_whole, lambda v: v >= 1, "at least 1")
+_not_negative_int = _checked(_whole, lambda v: v >= 0, "0 or more")
+_positive = _checked(_number, lambda v: v > 0, "more than 0")
+_not_negative = _checked(_number, lambda v: v >= 0, "0 or more")
 
 
 def _port(text: str) -> int:

@@ -131,10 +131,16 @@ def test_same_address_refunds(url: str) -> None:
     run(go())
 
 
-def test_migration_keeps_guest_sessions_and_goes_back(url: str) -> None:
+def _alembic(url: str) -> AlembicConfig:
+    """Alembic pointed at our migrations and the test database, to step through them."""
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    return cfg
+
+
+def test_migration_keeps_guest_sessions_and_goes_back(url: str) -> None:
+    cfg = _alembic(url)
     command.upgrade(cfg, "0001")
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:
@@ -220,9 +226,7 @@ def test_a_guest_who_registers_keeps_their_seats_under_the_new_name(url: str) ->
 
 def test_migration_gives_old_seats_their_players_names(url: str) -> None:
     """Seats of guests who registered before renaming was done (0004)."""
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    cfg = _alembic(url)
     command.upgrade(cfg, "0003")
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:

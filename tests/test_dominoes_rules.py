@@ -425,8 +425,21 @@ def test_reaching_the_target_ends_the_game_at_once() -> None:
     state = golden_state("immediate-win-target-25")
     assert state.over and state.winner == 0 and state.scores == [35, 10]
     assert state.to_act == () and state.legal_actions() == []
-    with pytest.raises(IllegalAction, match="the game is over"):
-        act(state, 1, "play", "5-6", "right")
+    for seat in (0, 1):  # the winner too, who played last
+        with pytest.raises(IllegalAction, match="the game is over") as e:
+            act(state, seat, "play", "5-6", "right")
+        assert e.value.reason == "game_over"
+
+
+def test_nobody_acts_before_the_next_hand_is_dealt() -> None:
+    state = Dominoes.start(2, {}, [])  # a replay or a server that deals later
+    assert state.awaiting_deal and state.to_act == () and state.legal_actions() == []
+    before = state.view(None)
+    for seat in (0, 1):
+        with pytest.raises(IllegalAction, match="the next hand has not been dealt") as e:
+            state.apply(Dominoes.parse_action({"seat": seat, "type": "draw"}, 2))
+        assert e.value.reason == "not_dealt"
+    assert state.view(None) == before
 
 
 def test_blocking_check_uses_every_hand() -> None:

@@ -316,6 +316,21 @@ class State(ABC):
     def deal(self, deal: Any) -> list[Event]:
         """Start the next hand with ``deal`` (only while :attr:`awaiting_deal`)."""
 
+    def _refuse_turn(self, s: int, verb: str) -> None:
+        """Raise why seat ``s`` may not act now: the game is over, the next deal is
+        due, or it is another seat's turn (``self.turn``)."""
+        if self.over:
+            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
+        if self.awaiting_deal:
+            raise IllegalAction(
+                f"seat {s} cannot {verb}: the next {self.deal_unit} has not been dealt",
+                "not_dealt",
+            )
+        turn = getattr(self, "turn", None)
+        raise IllegalAction(
+            f"seat {s} cannot {verb}: it is seat {turn}'s turn", "not_your_turn", turn=turn
+        )
+
     def _restore(self, snapshot: State) -> None:
         """Become ``snapshot`` (a clone taken before a rare apply that may fail half-way).
 

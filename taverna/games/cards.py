@@ -838,19 +838,6 @@ class Cards(State):
 
     # ------------------------------------------------------------ playing
 
-    def _refuse_turn(self, s: int, verb: str) -> None:
-        if self.over:
-            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
-        if self.awaiting:
-            raise IllegalAction(
-                f"seat {s} cannot {verb}: the next round has not been dealt", "not_dealt"
-            )
-        raise IllegalAction(
-            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn",
-            "not_your_turn",
-            turn=self.turn,
-        )
-
     def _close_window(self, by: int, card: int = -1) -> Event:
         """RULES.md §2 muggins rule: the next play or go closes the window; its event."""
         points = sum(self.pend)

@@ -431,7 +431,7 @@ class Dominoes(State):
         tiles = list(_ALL_IDS)
         rng.shuffle(tiles)
         n = self.seats
-        k = 7 if n == 2 else 5  # hand_size
+        k = self.hand_size(n)
         hands = tuple([tuple(tiles[i * k : i * k + k]) for i in range(n)])
         if opener is None:
             # RULES.md §1 Opener: a neutral draw, every seat equally likely
@@ -474,7 +474,7 @@ class Dominoes(State):
                     "the previous hand was blocked, so a new neutral draw decides"
                 )
             opener = deal.opener
-        k = 7 if self.seats == 2 else 5  # hand_size
+        k = self.hand_size(self.seats)
         masks = []
         for tiles in deal.hands:
             m = 0
@@ -689,20 +689,6 @@ class Dominoes(State):
             log.append(action)
         return events
 
-    def _refuse_turn(self, s: int, kind: str) -> None:
-        """Raise why seat ``s`` may not act now (the game is over, no deal, not its turn)."""
-        if self.over:
-            raise IllegalAction(f"seat {s} cannot {kind}: the game is over", "game_over")
-        if self.awaiting:
-            raise IllegalAction(
-                f"seat {s} cannot {kind}: the next hand has not been dealt", "not_dealt"
-            )
-        raise IllegalAction(
-            f"seat {s} cannot {kind}: it is seat {self.turn}'s turn",
-            "not_your_turn",
-            turn=self.turn,
-        )
-
     def _refuse_move(self, s: int, verb: str) -> None:
         """Raise if seat ``s`` could place a tile (so it may not draw or pass)."""
         if self.left < 0:
@@ -799,7 +785,7 @@ class Dominoes(State):
         # RULES.md §1 End of hand: each player loses their own pips, rounded to five
         hands = [tiles_of(h) for h in self.hands]
         pips = [sum([TILE_SUM[t] for t in h]) for h in hands]
-        subtract = [(p + 2) // 5 * 5 for p in pips]  # round_to_five
+        subtract = [round_to_five(p) for p in pips]
         scores = self.scores
         for s, x in enumerate(subtract):
             scores[s] -= x
