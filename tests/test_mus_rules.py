@@ -199,12 +199,21 @@ def test_discard_is_one_to_four_cards_held() -> None:
     play(s, "0 mus", "1 mus", "2 mus", "3 mus")
     with pytest.raises(IllegalAction, match="seat 0 cannot discard 1o: it does not hold that card"):
         play(s, "0 discard 12o 1o")
-    with pytest.raises(InvalidAction, match="1 to 4 cards"):
-        Mus.parse_action({"seat": 0, "type": "discard", "cards": []}, 4)
-    with pytest.raises(InvalidAction, match="1 to 4 cards"):
-        Mus.parse_action({"seat": 0, "type": "discard", "cards": ALL_CARDS[:5]}, 4)
-    with pytest.raises(InvalidAction, match="twice"):
-        Mus.parse_action({"seat": 0, "type": "discard", "cards": ["1o", "1o"]}, 4)
+    # RULES.md §4 Reading: well-formed discards that break the rule are illegal actions,
+    # refused by the rules with the state as it was (not malformed notation)
+    before = s.view(0)
+    held = s.hand_cards(0)
+    for cards, why in (
+        ([], "seat 0 cannot discard 0 cards: a discard is 1 to 4 cards"),
+        ([*held, ALL_CARDS[39]], "seat 0 cannot discard 5 cards: a discard is 1 to 4 cards"),
+        ([held[0], held[0]], f"seat 0 cannot discard {held[0]} twice"),
+    ):
+        a = Mus.parse_action({"seat": 0, "type": "discard", "cards": cards}, 4)
+        with pytest.raises(IllegalAction, match=why):
+            s.apply(a)
+        assert s.view(0) == before
+    with pytest.raises(InvalidAction, match="lists its cards"):
+        Mus.parse_action({"seat": 0, "type": "discard", "cards": "1o"}, 4)
     assert len(s.legal_actions(0)) == 15
 
 
@@ -441,13 +450,20 @@ def test_juego_order_40_beats_37_and_loses_to_32() -> None:
 
 
 def test_bet_is_at_least_two_stones() -> None:
-    with pytest.raises(InvalidAction, match="at least 2 stones"):
-        Mus.parse_action({"seat": 0, "type": "bet", "amount": 1}, 4)
-    with pytest.raises(InvalidAction, match="at least 2 stones"):
+    with pytest.raises(InvalidAction, match="whole number of stones"):
         Mus.parse_action({"seat": 0, "type": "raise", "amount": True}, 4)
     s = d1()
-    play(s, "0 no_mus", "0 bet 17")  # any N >= 2 is legal, not just the menu
+    play(s, "0 no_mus")
+    before = s.view(0)
+    # RULES.md §4 Reading: a bet of 1 or -2 stones is well-formed and illegal
+    for n in (1, 0, -2):
+        with pytest.raises(IllegalAction, match=f"seat 0 cannot bet {n}: a bet is at least 2"):
+            play(s, f"0 bet {n}")
+        assert s.view(0) == before
+    play(s, "0 bet 17")  # any N >= 2 is legal, not just the menu
     assert s.stake == 17
+    with pytest.raises(IllegalAction, match="seat 1 cannot raise by 1: a raise is at least 2"):
+        play(s, "1 raise 1")
 
 
 def test_a_bet_is_answered_by_the_other_pair_starting_after_the_bettor() -> None:

@@ -132,7 +132,8 @@ class ExpertBot(Bot):
             seed = rng.getrandbits(64)
             values = []
             for j, a in enumerate(actions):
-                s = state.clone() if j + 1 < len(actions) else state
+                # the sample deals from the bot's own generator, and so does each copy
+                s = state.clone(rng=rng) if j + 1 < len(actions) else state
                 s.apply(a)
                 self._rollout(s, random.Random(seed), hand)
                 values.append(heuristics.rewards(s, before)[me])

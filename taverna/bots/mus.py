@@ -774,7 +774,7 @@ def sampler(bot: Any, view: View) -> Callable[[], State]:
 
     def draw() -> State:
         i = bisect.bisect_left(cum, rng.random() * acc)
-        return pool[min(i, len(pool) - 1)].clone()
+        return pool[min(i, len(pool) - 1)].clone(rng=rng)
 
     return draw
 

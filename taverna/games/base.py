@@ -26,6 +26,7 @@ spectator, seat ``None``) may receive.
 from __future__ import annotations
 
 import random
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
@@ -86,6 +87,56 @@ class SettingsError(TavernaError):
 
 
 _SETTINGS_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+class Dealer:
+    """Where a live game's deals come from.
+
+    ``Dealer(seed=s)`` gives deal ``k`` — and reshuffle ``j`` within it (Mus) — a
+    generator of its own, derived from ``s`` and those numbers alone. What a game
+    deals then depends on nothing but the seed and how far the game has got: a game
+    rebuilt from its record deals on exactly as it would have, and a copy that deals
+    (a trial move, a search) cannot change what the game itself deals::
+
+        >>> d = Dealer(seed=7)
+        >>> d.for_deal(3).random() == Dealer(seed=7).for_deal(3).random()
+        True
+
+    ``Dealer(rng=r)`` deals everything from the one generator ``r``, as search bots
+    and benchmarks want (cheap, and the generator is their own). With neither, the
+    seed is drawn from system randomness.
+    """
+
+    __slots__ = ("rng", "seed")
+
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
+        if rng is None and seed is None:
+            seed = secrets.randbits(64)
+        self.seed = seed
+        self.rng = rng
+
+    def for_deal(self, deal: int, reshuffle: int | None = None) -> random.Random:
+        """The generator of deal ``deal`` (from 0), or of its reshuffle ``reshuffle``."""
+        if self.rng is not None:
+            return self.rng
+        # a str seed is hashed with SHA-512: neighbouring deals get unrelated generators
+        key = f"taverna/{self.seed}/{deal}"
+        return random.Random(key if reshuffle is None else f"{key}/{reshuffle}")
+
+    def __repr__(self) -> str:
+        return "<Dealer of one generator>" if self.rng is not None else "<Dealer of a seed>"
+
+
+def dealer_of(rng: random.Random | Dealer | None, seed: int | None = None) -> Dealer | None:
+    """The dealer for a game's later deals: ``rng`` (a generator or a dealer), else one
+    of ``seed``, else None (the game waits for each deal: :attr:`State.awaiting_deal`)."""
+    if isinstance(rng, Dealer):
+        return rng
+    if rng is not None:
+        return Dealer(rng=rng)
+    if seed is not None:
+        return Dealer(seed=seed)
+    return None
 
 
 def event_for(event: Event, seat: int | None) -> Event:
@@ -237,9 +288,10 @@ class State(ABC):
         settings: Mapping[str, Any] | None = None,
         seed: int | None = None,
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
     ) -> Self:
-        """A live game whose deals come from ``random.Random(seed)`` (or ``rng``)."""
+        """A live game: deal ``k`` comes from ``Dealer(seed=seed).for_deal(k)`` — the
+        same seed, the same game — or every deal from ``rng``."""
 
     @classmethod
     @abstractmethod
@@ -249,9 +301,16 @@ class State(ABC):
         settings: Mapping[str, Any] | None,
         deals: Sequence[Any],
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
+        seed: int | None = None,
     ) -> Self:
-        """A game fed with the given parsed deals first (then ``rng``, if any)."""
+        """A game fed with the given parsed deals first, then from ``rng`` or ``seed``
+        (as :meth:`new`; with neither it waits for each later deal).
+
+        ``start(seats, settings, game.deals_used, seed=s)`` and the same actions
+        rebuild a game made by ``new(seats, settings, s)``, and it deals on exactly
+        as that game would have.
+        """
 
     @classmethod
     @abstractmethod
@@ -304,13 +363,20 @@ class State(ABC):
         """What ``seat`` may see (``None``: a spectator), as JSON-ready data."""
 
     @abstractmethod
-    def clone(self) -> Self:
-        """A cheap independent copy for search (shares the rng; keeps no record)."""
+    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
+        """A cheap independent copy: nothing done to it changes this game.
+
+        The copy has no generator of this game's: it stops at the next deal
+        (:attr:`awaiting_deal`) unless it is given one of its own, ``rng`` (search
+        bots pass theirs). It keeps no record unless ``record`` is true, when it
+        starts with a copy of this game's (a server tries a move on such a copy, stores
+        the move and what it dealt, and only then makes the copy its game).
+        """
 
     @property
     @abstractmethod
     def awaiting_deal(self) -> bool:
-        """True when a new deal is due but none is queued and there is no rng."""
+        """True when a new deal is due but none is queued and there is no generator."""
 
     @abstractmethod
     def deal(self, deal: Any) -> list[Event]:
@@ -334,10 +400,11 @@ class State(ABC):
     def _restore(self, snapshot: State) -> None:
         """Become ``snapshot`` (a clone taken before a rare apply that may fail half-way).
 
-        The record log is kept as it is: a failed apply has not logged anything.
+        The record log is kept as it is (a failed apply has not logged anything), and so
+        is the dealer (the snapshot, a clone, has none).
         """
         for name in _all_slots(type(self)):
-            if name not in ("_log", "_deals"):
+            if name not in ("_log", "_deals", "_dealer"):
                 setattr(self, name, getattr(snapshot, name))
 
     def result(self) -> JSON:
@@ -359,7 +426,7 @@ class State(ABC):
     @property
     @abstractmethod
     def actions_played(self) -> list[Action]:
-        """Every action applied so far (None for clones and samples)."""
+        """Every action applied so far (empty for clones and samples, which keep no record)."""
 
     def record(self) -> JSON:
         """The record of this game so far (RULES.md §4)."""

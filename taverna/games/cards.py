@@ -90,6 +90,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 from .base import (
     JSON,
     Action,
+    Dealer,
     DealReader,
     Event,
     IllegalAction,
@@ -99,6 +100,7 @@ from .base import (
     State,
     View,
     action_seat,
+    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -372,10 +374,10 @@ class Cards(State):
     }
 
     __slots__ = (
+        "_dealer",
         "_deals",
         "_log",
         "_pending",
-        "_rng",
         "awaiting",
         "bounds",
         "closed",
@@ -446,7 +448,7 @@ class Cards(State):
         seats: int,
         settings: Mapping[str, Any] | None,
         deals: Sequence[CardDeal] = (),
-        rng: random.Random | None = None,
+        dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
@@ -465,7 +467,7 @@ class Cards(State):
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
         self._pending = list(reversed(deals)) if deals else []  # pop() takes the next one
-        self._rng = rng
+        self._dealer = dealer
         self._log: list[CardAction] | None = [] if log else None
         self._deals: list[CardDeal] | None = [] if log else None
         self.scores = [0] * seats
@@ -507,9 +509,9 @@ class Cards(State):
         settings: Mapping[str, Any] | None = None,
         seed: int | None = None,
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
     ) -> Self:
-        state = cls(seats, settings, (), rng or random.Random(seed))
+        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
         state.initial_events = state._next_round()
         return state
 
@@ -520,7 +522,8 @@ class Cards(State):
         settings: Mapping[str, Any] | None,
         deals: Sequence[Any],
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
+        seed: int | None = None,
     ) -> Self:
         """A game fed with ``deals`` first; their dealers are checked up front.
 
@@ -539,11 +542,11 @@ class Cards(State):
                         f"deal {i} names dealer {d.dealer}, but the deal passes to the next "
                         f"seat each round: seat {expected} deals round {i}"
                     )
-        state = cls(seats, settings, deals, rng)
+        state = cls(seats, settings, deals, dealer_of(rng, seed))
         state.initial_events = state._next_round()
         return state
 
-    def clone(self) -> Self:
+    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
         c = object.__new__(type(self))
         c.seats = self.seats
         c.settings = self.settings
@@ -554,9 +557,13 @@ class Cards(State):
         c.muggins = self.muggins
         c.mol = self.mol
         c._pending = self._pending[:]
-        c._rng = self._rng
-        c._log = None
-        c._deals = None
+        c._dealer = dealer_of(rng)
+        if record and self._log is not None and self._deals is not None:
+            c._log = self._log[:]
+            c._deals = self._deals[:]
+        else:
+            c._log = None
+            c._deals = None
         c.scores = self.scores[:]
         c.over = self.over
         c.winner = self.winner
@@ -675,13 +682,14 @@ class Cards(State):
         """Take the next deal (queued, else random), or wait for one."""
         if self._pending:
             return self._begin(self._pending.pop())
-        if self._rng is not None:
+        if self._dealer is not None:
+            rng = self._dealer.for_deal(self.hand_no + 1)
             if self.dealer < 0:
-                dealer = self._high_card_draw(self._rng)
+                dealer = self._high_card_draw(rng)
             else:
                 dealer = (self.dealer + 1) % self.seats
             # a deal made here is right by construction: nothing to check
-            return self._start_round(self._random_deal(self._rng, dealer), dealer)
+            return self._start_round(self._random_deal(rng, dealer), dealer)
         if self.hand_no < 0:
             self._reset_round()  # no round yet: an empty table
         self.awaiting = True
@@ -1288,7 +1296,7 @@ class Cards(State):
         if seat is None:
             raise ValueError("a spectator's view has no seat to sample for")
         seats = view["seats"]
-        state = cls(seats, view["settings"], (), rng, log=False)
+        state = cls(seats, view["settings"], (), Dealer(rng=rng), log=False)
         state.scores = list(view["scores"])
         state.hand_no = view["round"]
         state.dealer = view["dealer"]

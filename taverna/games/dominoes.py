@@ -25,6 +25,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 from .base import (
     JSON,
     Action,
+    Dealer,
     DealReader,
     Event,
     IllegalAction,
@@ -34,6 +35,7 @@ from .base import (
     State,
     View,
     action_seat,
+    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -212,11 +214,11 @@ class Dominoes(State):
     }
 
     __slots__ = (
+        "_dealer",
         "_deals",
         "_drew",
         "_log",
         "_pending",
-        "_rng",
         "awaiting",
         "bone",
         "credits",
@@ -275,7 +277,7 @@ class Dominoes(State):
         seats: int,
         settings: Mapping[str, Any] | None,
         deals: Sequence[DominoDeal] = (),
-        rng: random.Random | None = None,
+        dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
@@ -284,7 +286,7 @@ class Dominoes(State):
         self.target: int = self.settings["target"]
         self._pending = list(deals)
         self._pending.reverse()  # pop() takes the next one
-        self._rng = rng
+        self._dealer = dealer
         self._log: list[DominoAction] | None = [] if log else None
         self._deals: list[DominoDeal] | None = [] if log else None
         self.scores = [0] * seats
@@ -317,9 +319,9 @@ class Dominoes(State):
         settings: Mapping[str, Any] | None = None,
         seed: int | None = None,
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
     ) -> Self:
-        state = cls(seats, settings, (), rng or random.Random(seed))
+        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
         state.initial_events = state._next_hand(None)
         return state
 
@@ -330,21 +332,26 @@ class Dominoes(State):
         settings: Mapping[str, Any] | None,
         deals: Sequence[Any],
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
+        seed: int | None = None,
     ) -> Self:
-        state = cls(seats, settings, deals, rng)
+        state = cls(seats, settings, deals, dealer_of(rng, seed))
         state.initial_events = state._next_hand(None)
         return state
 
-    def clone(self) -> Self:
+    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
         c = object.__new__(type(self))
         c.seats = self.seats
         c.settings = self.settings
         c.target = self.target
         c._pending = self._pending[:]
-        c._rng = self._rng
-        c._log = None
-        c._deals = None
+        c._dealer = dealer_of(rng)
+        if record and self._log is not None and self._deals is not None:
+            c._log = self._log[:]
+            c._deals = self._deals[:]
+        else:
+            c._log = None
+            c._deals = None
         c.scores = self.scores[:]
         c.credits = self.credits[:]
         c.over = self.over
@@ -442,8 +449,9 @@ class Dominoes(State):
         """Take the next deal (queued, else random); ``previous_winner`` opens if any."""
         if self._pending:
             return self._begin(self._pending.pop(), previous_winner)
-        if self._rng is not None:
-            return self._begin(self._random_deal(self._rng, previous_winner), previous_winner)
+        if self._dealer is not None:
+            rng = self._dealer.for_deal(self.hand_no + 1)
+            return self._begin(self._random_deal(rng, previous_winner), previous_winner)
         self.awaiting = True
         return []
 
@@ -843,7 +851,7 @@ class Dominoes(State):
         if seat is None:
             raise ValueError("a spectator's view has no seat to sample for")
         seats = view["seats"]
-        state = cls(seats, view["settings"], (), rng, log=False)
+        state = cls(seats, view["settings"], (), Dealer(rng=rng), log=False)
         state.scores = list(view["scores"])
         state.hand_no = view["hand_no"]
         state.over = view["over"]

@@ -65,6 +65,7 @@ from typing import Any, ClassVar, NamedTuple, Self, TypeGuard
 from .base import (
     JSON,
     Action,
+    Dealer,
     DealReader,
     Event,
     IllegalAction,
@@ -74,6 +75,7 @@ from .base import (
     State,
     View,
     action_seat,
+    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -339,11 +341,11 @@ class Mus(State):
 
     __slots__ = (
         "_deal",
+        "_dealer",
         "_deals",
         "_given",
         "_log",
         "_pending",
-        "_rng",
         "answerers",
         "apos",
         "awaiting",
@@ -421,7 +423,7 @@ class Mus(State):
         seats: int,
         settings: Mapping[str, Any] | None,
         deals: Sequence[MusDeal] = (),
-        rng: random.Random | None = None,
+        dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
@@ -432,7 +434,7 @@ class Mus(State):
         self.real31: bool = self.settings["real_31"]
         self._pending = list(deals)
         self._pending.reverse()  # pop() takes the next one
-        self._rng = rng
+        self._dealer = dealer
         self._log: list[MusAction] | None = [] if log else None
         self._deals: list[MusDeal] | None = [] if log else None
         self._deal: MusDeal | None = None
@@ -495,9 +497,9 @@ class Mus(State):
         settings: Mapping[str, Any] | None = None,
         seed: int | None = None,
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
     ) -> Self:
-        state = cls(seats, settings, (), rng or random.Random(seed))
+        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
         state.initial_events = state._next_hand()
         return state
 
@@ -508,7 +510,8 @@ class Mus(State):
         settings: Mapping[str, Any] | None,
         deals: Sequence[Any],
         *,
-        rng: random.Random | None = None,
+        rng: random.Random | Dealer | None = None,
+        seed: int | None = None,
     ) -> Self:
         # RULES.md §3 Mano: it passes to the next seat every hand, across
         # games, so every queued deal's mano is known from the first one.
@@ -523,11 +526,11 @@ class Mus(State):
                         f"deal {i} names mano {d.mano}, but mano passes to the next seat "
                         f"every hand: after deal 0's mano {first} it is seat {want}"
                     )
-        state = cls(seats, settings, deals, rng)
+        state = cls(seats, settings, deals, dealer_of(rng, seed))
         state.initial_events = state._next_hand()
         return state
 
-    def clone(self) -> Self:
+    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
         c = object.__new__(type(self))
         c.seats = self.seats
         c.settings = self.settings
@@ -535,9 +538,13 @@ class Mus(State):
         c.games_per_cow = self.games_per_cow
         c.real31 = self.real31
         c._pending = self._pending[:]
-        c._rng = self._rng
-        c._log = None
-        c._deals = None
+        c._dealer = dealer_of(rng)
+        if record and self._log is not None and self._deals is not None:
+            c._log = self._log[:]
+            c._deals = self._deals[:]
+        else:
+            c._log = None
+            c._deals = None
         c._deal = self._deal
         c._given = self._given
         c.stones = self.stones[:]
@@ -594,20 +601,21 @@ class Mus(State):
         only_fields(obj, kind, *takes)
         if code in (BET, RAISE):
             n = obj.get("amount")
-            if not _int(n) or n < 2:
-                raise InvalidAction(f"a {kind} needs an amount of at least 2 stones, not {n!r}")
+            # RULES.md §4 Reading: a whole number is well-formed; below 2 stones is refused
+            # by the rules (apply), not by the notation
+            if not _int(n):
+                raise InvalidAction(f"a {kind} needs a whole number of stones, not {n!r}")
             menu = (_BETS if code == BET else _RAISES)[seat]
             return menu.get(n) or MusAction(seat, code, n)
         if code == DISCARD_CARDS:
             raw = obj.get("cards")
-            if not isinstance(raw, list) or not 1 <= len(raw) <= HAND_SIZE:
-                raise InvalidAction("a discard lists 1 to 4 cards")
+            if not isinstance(raw, list):
+                raise InvalidAction(f"a discard lists its cards, not {raw!r}")
             try:
                 cards = tuple(card_id(t) for t in raw)
             except ValueError as e:
                 raise InvalidAction(str(e)) from None
-            if len(set(cards)) != len(cards):
-                raise InvalidAction("a discard lists a card twice")
+            # how many, and whether twice: the rules' to refuse (apply), RULES.md §4 Reading
             return MusAction(seat, DISCARD_CARDS, 0, cards)
         return _SIMPLE[code][seat]
 
@@ -662,8 +670,8 @@ class Mus(State):
         """Take the next deal (queued, else random), or wait for one."""
         if self._pending:
             return self._begin(self._pending.pop(), True)
-        rng = self._rng
-        if rng is not None:
+        if self._dealer is not None:
+            rng = self._dealer.for_deal(self.hand_no + 1)
             # RULES.md §3 Mano: drawn at random, then the next seat every hand
             mano = rng.randrange(SEATS) if self.mano < 0 else (self.mano + 1) % SEATS
             return self._begin(self._random_deal(rng, mano), False)
@@ -856,6 +864,18 @@ class Mus(State):
         return events
 
     def _discard(self, s: int, action: MusAction) -> list[Event]:
+        k = len(action.cards)
+        if not 1 <= k <= HAND_SIZE:
+            raise IllegalAction(
+                f"seat {s} cannot discard {k} cards: a discard is 1 to 4 cards",
+                "discard_count",
+                count=k,
+            )
+        if action.mask.bit_count() != k:
+            twice = next(CARD_STR[c] for c in action.cards if action.cards.count(c) > 1)
+            raise IllegalAction(
+                f"seat {s} cannot discard {twice} twice", "discard_twice", card=twice
+            )
         hand = self.hands[s]
         held = 0
         for c in hand:
@@ -868,7 +888,6 @@ class Mus(State):
                 "not_held",
                 card=missing[0],
             )
-        k = len(action.cards)
         order: Sequence[int] | None = None
         if len(self.deck) < k:
             order = self._reshuffle_order(s)
@@ -915,8 +934,10 @@ class Mus(State):
         """The new deck (top first) when serving seat ``s`` runs the deck out."""
         pile = sorted(c for p in self.piles for c in p)
         deal = self._deal
-        if self._given and deal is not None:
-            i = self.reshuffled
+        i = self.reshuffled
+        # a given deal's reshuffles come from its record; past the last one a game with
+        # a dealer (one resumed from its record) goes on as it would have
+        if self._given and deal is not None and (i < len(deal.reshuffles) or self._dealer is None):
             if i >= len(deal.reshuffles):
                 raise IllegalAction(
                     f"seat {s} cannot be served: the deck runs out and deal {self.hand_no} "
@@ -937,8 +958,10 @@ class Mus(State):
                     f"the {len(pile)} discarded cards, but it {' and '.join(why)}"
                 )
             return order
-        # a live game: shuffle with the seeded rng and keep the order for the record
-        rng = self._rng or random.Random()
+        # a live game: shuffle and keep the order for the record (RULES.md §4); a copy
+        # without a generator of its own shuffles from system randomness
+        dealer = self._dealer
+        rng = dealer.for_deal(self.hand_no, i) if dealer is not None else random.Random()
         rng.shuffle(pile)
         if deal is not None:
             self._deal = deal._replace(reshuffles=(*deal.reshuffles, tuple(pile)))
@@ -1377,7 +1400,7 @@ class Mus(State):
         seat = view["seat"]
         if seat is None:
             raise ValueError("a spectator's view has no seat to sample for")
-        state = cls(view["seats"], view["settings"], (), rng, log=False)
+        state = cls(view["seats"], view["settings"], (), Dealer(rng=rng), log=False)
         state.stones = list(view["stones"])
         state.games = list(view["games"])
         state.cows = list(view["cows"])
