@@ -182,20 +182,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             return 1
         import uvicorn
 
-        from .server.app import create_app
+        from .server.app import ClubServer, create_app
 
         logging.basicConfig(
             level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
         logging.getLogger("alembic").setLevel(logging.WARNING)
-        server = uvicorn.Server(
+        app = create_app(config)
+        server = ClubServer(
             uvicorn.Config(
-                create_app(config),
+                app,
                 log_config=None,  # uvicorn's lines go through the same log as ours
                 log_level="warning",
                 access_log=config.access_log,
                 ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
-            )
+            ),
+            app,
         )
         if config.access_log:
             # one line per HTTP request (client, method, path, status); uvicorn tells of

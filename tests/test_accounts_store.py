@@ -206,7 +206,7 @@ def test_a_guest_who_registers_keeps_their_seats_under_the_new_name(url: str) ->
             await store.set_seat(done.id, 0, player=guest)
             await store.set_seat(done.id, 1, bot="greedy")
             result = {"winner": 0, "names": ["Gus", "Bruno (bot, medium)"]}
-            await store.set_status(done.id, "finished", result=result, record={})
+            await store.set_status(done.id, "finished", result=result)
             theirs = await store.create_table("muggins-dominoes", 2, {"target": 50}, {}, other)
             await store.set_seat(theirs.id, 0, player=other)
 

@@ -27,7 +27,12 @@ class SlowStore:
     async def set_status(self, *args: Any, **kwargs: Any) -> None:
         return None
 
-    async def append_action(self, table_id: str, index: int, action: dict[str, Any]) -> None:
+    async def start_table(self, table_id: str, deals: list[dict[str, Any]]) -> None:
+        return None
+
+    async def append_action(
+        self, table_id: str, index: int, action: dict[str, Any], deals: Any = ()
+    ) -> None:
         self.writing.set()
         await self.release.wait()
         self.actions.append(action)

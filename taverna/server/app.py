@@ -11,16 +11,20 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
+import uvicorn
 from fastapi import Cookie, Depends, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SATimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -135,8 +139,14 @@ def create_app(config: Config | None = None) -> FastAPI:
         hub = accounts.ClubHub(store, config)
         app.state.store = store
         app.state.hub = hub
-        resumed = await hub.resume_all()
-        log.info("Taverna %s ready: %d table(s) resumed", __version__, resumed)
+        resumed = await hub.open()
+        aside = len(await store.tables_set_aside())
+        log.info(
+            "Taverna %s ready: %d table(s) resumed%s",
+            __version__,
+            resumed,
+            f", {aside} set aside (see /api/health)" if aside else "",
+        )
         try:
             yield
         finally:
@@ -162,6 +172,9 @@ def create_app(config: Config | None = None) -> FastAPI:
     app.add_exception_handler(NotFound, partial(errors.coded, status=404))
     app.add_exception_handler(Conflict, partial(errors.coded, status=409))
     app.add_exception_handler(accounts.TooMany, accounts.too_many)
+    # the database away (stopped, cut off, locked): 503 and a plain sentence, never a 500
+    for fault in DATABASE_AWAY:
+        app.add_exception_handler(fault, _database_away)
     app.include_router(accounts.router)
 
     # ----------------------------------------------------------- sessions
@@ -381,15 +394,29 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     # ---------------------------------------------------------- operators
 
-    @app.get("/api/health", tags=["operators"], summary="Liveness and load")
-    async def health(request: Request) -> dict[str, Any]:
+    @app.get(
+        "/api/health",
+        tags=["operators"],
+        summary="Liveness and load; 503 while the database is away",
+        responses={503: {"description": "the database does not answer"}},
+    )
+    async def health(request: Request, response: Response) -> dict[str, Any]:
         hub = hub_of(request)
+        store = store_of(request)
         live = sum(1 for r in hub.rooms.values() if r.state is not None and not r.state.over)
+        database = await store.ping()
+        if not database:
+            response.status_code = 503
+            hub.database_lost()
         return {
-            "ok": True,
+            "ok": database,
             "version": __version__,
+            "database": "ok" if database else "unavailable",
             "tables": live,
             "connections": hub.connections(),
+            # tables whose stored game could not be resumed: kept, and said here until an
+            # operator looks at them
+            "set_aside": await store.tables_set_aside() if database else None,
         }
 
     @app.get("/metrics", tags=["operators"], response_class=PlainTextResponse)
@@ -403,6 +430,12 @@ def create_app(config: Config | None = None) -> FastAPI:
             f"taverna_tables_live {live}\n"
             "# TYPE taverna_connections gauge\n"
             f"taverna_connections {hub.connections()}\n"
+            "# TYPE taverna_bots_thinking gauge\n"
+            f"taverna_bots_thinking {hub.thinking}\n"
+            "# TYPE taverna_database_up gauge\n"
+            f"taverna_database_up {0 if hub.database_down_since is not None else 1}\n"
+            "# TYPE taverna_tables_set_aside gauge\n"
+            f"taverna_tables_set_aside {hub.set_aside}\n"
         )
 
     # --------------------------------------------------------- websockets
@@ -412,11 +445,16 @@ def create_app(config: Config | None = None) -> FastAPI:
         hub: RoomHub = websocket.app.state.hub
         store: Store = websocket.app.state.store
         token = websocket.cookies.get(COOKIE)
-        player = await store.player_by_token(token) if token else None
         try:
+            player = await store.player_by_token(token) if token else None
             room = await hub.room(table_id)
         except NotFound:
             await websocket.close(code=4404, reason="no such table")
+            return
+        except DATABASE_AWAY:
+            hub.database_lost()
+            # 1013, "try again later": the client comes back by itself
+            await websocket.close(code=1013, reason="the database is not answering")
             return
         # a private table is unlisted: whoever has its link may watch
         seat = room.seat_of(player["id"] if player else None)
@@ -470,7 +508,8 @@ def create_app(config: Config | None = None) -> FastAPI:
                     else:
                         ok, why = await room.submit(conn.seat, msg["action"])
                         if not ok and why is not None:
-                            conn.send(_error("illegal", why.message, mid, why.reason, why.params))
+                            code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
+                            conn.send(_error(code, why.message, mid, why.reason, why.params))
                         elif mid is not None:
                             conn.send({"type": "ack", "id": mid, "seq": room.seq})
                 elif kind == "ping":
@@ -536,12 +575,53 @@ def create_app(config: Config | None = None) -> FastAPI:
     return app
 
 
+class ClubServer(uvicorn.Server):
+    """uvicorn for the club: on SIGTERM or SIGINT the tables stop taking moves, store what
+    is under way and tell every connection that the server is restarting, before uvicorn
+    closes the connections (code 1012, "service restart") and the app shuts down."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+        super().__init__(config)
+        self.club = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        hub: RoomHub | None = getattr(self.club.state, "hub", None)
+        if hub is not None:
+            try:
+                await hub.begin_shutdown()
+            except Exception:  # stopping must never hang on a table
+                log.exception("could not stop the tables gracefully")
+        await super().shutdown(sockets)
+
+
 def wants_page(request: Request) -> bool:
     """A person's browser asking for a page (not an API client, not a script or image)."""
     return (
         request.method in ("GET", "HEAD")
         and not request.url.path.startswith(("/api/", "/ws/"))
         and "text/html" in request.headers.get("accept", "")
+    )
+
+
+#: what the database raises when it is away: stopped, unreachable, locked, out of connections
+DATABASE_AWAY = (OperationalError, InterfaceError, SATimeoutError, DisconnectionError)
+#: refusals that say nothing about the move, only that the server could not take it now
+UNAVAILABLE = ("not_stored", "restarting")
+
+
+async def _database_away(request: Request, exc: Exception) -> Response:
+    log.warning("%s %s: the database is not answering (%s)", request.method, request.url.path, exc)
+    hub = getattr(request.app.state, "hub", None)
+    if hub is not None:
+        hub.database_lost()
+    return JSONResponse(
+        {
+            "detail": "the club's database is not answering; try again in a moment",
+            "code": "database_unavailable",
+            "params": {},
+        },
+        status_code=503,
+        headers={"Retry-After": "2"},
     )
 
 

@@ -34,5 +34,7 @@ class Config:
     register_limit: str = field(default_factory=lambda: _env("REGISTER_LIMIT", "10/3600"))
     #: days a login session lasts
     session_days: float = field(default_factory=lambda: float(_env("SESSION_DAYS", "30")))
+    #: this server's name among the club's nodes (its heartbeat in the database)
+    node: str = field(default_factory=lambda: _env("NODE", "main"))
     #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`
     access_log: bool = field(default_factory=lambda: _env("ACCESS_LOG", "0") == "1")

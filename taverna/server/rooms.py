@@ -16,8 +16,10 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from fastapi import WebSocket
@@ -25,8 +27,17 @@ from fastapi import WebSocket
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..games import get_game
-from ..games.base import Event, IllegalAction, InvalidAction, State, event_for
-from ..store.repo import Conflict, Store, TableInfo
+from ..games.base import (
+    Dealer,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    MalformedRecord,
+    SettingsError,
+    State,
+    event_for,
+)
+from ..store.repo import Conflict, Store, StoredGame, TableInfo
 from .config import Config
 from .names import seat_name
 
@@ -76,6 +87,10 @@ class Conn:
             await self.ws.send_json(msg)
 
 
+class Unresumable(Exception):
+    """A table's stored game that cannot be rebuilt: it is set aside, with this reason."""
+
+
 class Room:
     def __init__(self, table: TableInfo, store: Store, config: Config, hub: RoomHub) -> None:
         self.table = table
@@ -84,6 +99,10 @@ class Room:
         self.hub = hub
         self.cls: type[State] = get_game(table.game)
         self.state: State | None = None
+        # every deal after the stored ones comes from the table's secret seed and its
+        # number alone: a resumed table deals on exactly as it would have
+        self.dealer = Dealer(seed=table.seed)
+        self.stored_deals: list[Any] = []  # the deals the database holds, as the state has them
         self.seq = 0
         self.history: list[list[Event]] = []  # history[k] = events of update k + 1
         self.conns: set[Conn] = set()
@@ -95,6 +114,14 @@ class Room:
         self.away: dict[int, float] = {}  # seat -> monotonic time it lost its last connection
         self.moves = 0
         self.rng = random.Random(table.seed ^ 0x5EED)
+        #: the timers frozen while the database is away: (turn left, window left) seconds
+        self.paused: tuple[float | None, float | None] | None = None
+        #: a write failed: the database may hold a move this room has not applied
+        self.unsure = False
+        #: the game is over but its end could not be stored yet
+        self.finish_pending = False
+        #: the server is stopping: no more moves
+        self.closing = False
 
     # ----------------------------------------------------------- lifecycle
 
@@ -114,35 +141,39 @@ class Room:
                 )
 
     async def start(self) -> None:
-        """Deal the first hand: the table goes from open to playing."""
+        """Deal the first hand: the table goes from open to playing, its deal stored."""
         async with self.lock:
             if self.state is not None:
                 raise Conflict(f"table {self.table.id} has started already")
             await self.hub.before_start(self.table)  # official tables: the stakes
-            self.state = self.cls.new(
-                self.table.seat_count, self.table.settings, seed=self.table.seed
-            )
+            state = self.cls.new(self.table.seat_count, self.table.settings, rng=self.dealer)
+            deals = state.deals_used
+            await self.store.start_table(self.table.id, [self.cls.deal_json(d) for d in deals])
+            self.state = state
+            self.stored_deals = deals
             self._make_bots()
             self.table.status = "playing"
-            await self.store.set_status(self.table.id, "playing")
             for conn in self.conns:  # people who sat down after connecting
                 conn.seat = self.seat_of(conn.player_id)
-            self._publish(self.state.initial_events)
+            self._publish(state.initial_events)
         self.hub.lobby_changed()
         self._schedule()
 
-    async def resume(self) -> None:
-        """Rebuild a playing table from its stored actions after a restart."""
-        state = self.cls.new(self.table.seat_count, self.table.settings, seed=self.table.seed)
-        history = [state.initial_events]
-        for data in await self.store.actions(self.table.id):
-            action = self.cls.parse_action(data, self.table.seat_count)
-            history.append(state.apply(action))
-        self.state = state
-        self.history = history
-        self.seq = len(history)
+    async def resume(self, stopped_at: datetime | None = None) -> None:
+        """Rebuild a playing table from its stored record after a restart (RULES.md §4).
+
+        ``stopped_at`` is when the server was last seen alive: the turn timer and the
+        Muggins window go on with the time they had then. Raises :class:`Unresumable`
+        when the stored game cannot be rebuilt.
+        """
+        rows = await self.store.game_rows(self.table.id)
+        if not rows.deals:
+            rows = await self._store_legacy_deals(rows)
+        state, history = self._rebuild(rows)
+        self._install(state, history)
         self._make_bots()
-        # nobody is connected yet: everybody gets the grace period from now
+        self._restore_clock(rows, stopped_at)
+        # nobody is connected yet: everybody gets the whole grace period from now
         now = time.monotonic()
         self.away = {s.seat: now for s in self.table.seats if s.player_id and not s.replaced}
         for seat in self.away:
@@ -151,11 +182,70 @@ class Room:
             await self._finish()
         self._schedule()
 
+    def _install(self, state: State, history: list[list[Event]]) -> None:
+        self.state = state
+        self.stored_deals = state.deals_used
+        self.history = history
+        self.seq = len(history)
+
+    def _rebuild(self, rows: StoredGame) -> tuple[State, list[list[Event]]]:
+        """The game of a table's stored deals and actions, with the events of each update."""
+        cls, seats, settings = self.cls, self.table.seat_count, self.table.settings
+        try:
+            deals = [cls.parse_deal(d, seats, settings, i) for i, d in enumerate(rows.deals)]
+            state = cls.start(seats, settings, deals, rng=self.dealer)
+        except (MalformedRecord, IllegalAction, SettingsError) as e:
+            raise Unresumable(f"its stored deals are not a record: {e}") from None
+        history = [state.initial_events]
+        for i, data in enumerate(rows.actions):
+            try:
+                history.append(state.apply(cls.parse_action(data, seats)))
+            except (InvalidAction, IllegalAction) as e:
+                raise Unresumable(f"stored action {i} does not replay: {e}") from None
+        used = [cls.deal_json(d) for d in state.deals_used]
+        if len(used) != len(rows.deals):
+            if len(used) < len(rows.deals):
+                why = f"the actions end in deal {len(used) - 1} but {len(rows.deals)} are stored"
+            else:
+                why = f"the actions reach deal {len(rows.deals)}, which was never stored"
+            raise Unresumable(f"its deals and actions disagree: {why}")
+        return state, history
+
+    async def _store_legacy_deals(self, rows: StoredGame) -> StoredGame:
+        """A table stored before deals were (Taverna 0.1's first servers): its deals found
+        once, by replaying it as it was played, and stored.
+
+        Those servers dealt every hand from one generator of the seed and tried each
+        move on a copy that shared it before playing it; so does this replay. A table
+        that was resumed since (its deals came out otherwise) does not replay.
+        """
+        cls, seats, settings = self.cls, self.table.seat_count, self.table.settings
+        shared = random.Random(self.table.seed)
+        state = cls.new(seats, settings, rng=shared)
+        for i, data in enumerate(rows.actions):
+            try:
+                action = cls.parse_action(data, seats)
+                state.clone(rng=shared).apply(action)
+                state.apply(action)
+            except (InvalidAction, IllegalAction) as e:
+                raise Unresumable(
+                    f"stored before deals were kept, and action {i} does not replay "
+                    f"as it was played: {e}"
+                ) from None
+        deals = [cls.deal_json(d) for d in state.deals_used]
+        await self.store.put_deals(self.table.id, deals)
+        log.info(
+            "table %s: stored before deals were kept; its %d deal(s) are stored now",
+            self.table.id,
+            len(deals),
+        )
+        return StoredGame(deals, rows.actions, rows.last_at)
+
     def close(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
         for c in list(self.conns):
-            c.send({"type": "closing"})
+            c.send({"type": "closing", "reason": "restart"})
 
     # -------------------------------------------------------- connections
 
@@ -181,22 +271,31 @@ class Room:
             info = self.table.seats[seat]
             running = self.state is not None and not self.state.over
             if info.replaced and running and not self.table.options.get("official"):
-                # a casual table gives the seat back to its player
-                await self.store.set_seat(
-                    self.table.id,
-                    seat,
-                    player={"id": info.player_id, "name": info.player_name},
-                    only_if_empty=False,
-                    statuses=("playing",),
-                )
-                info.replaced = False
-                info.bot = None
-                self.bots.pop(seat, None)
-                self._broadcast_table()
-                self._schedule()
+                await self._give_back(seat)
         # no await from here on: the welcome and the membership are one step
         conn.send(self._welcome(conn, last_seq))
         self.conns.add(conn)
+
+    async def _give_back(self, seat: int) -> None:
+        """A casual table gives a taken-over seat back to its player."""
+        info = self.table.seats[seat]
+        try:
+            await self.store.set_seat(
+                self.table.id,
+                seat,
+                player={"id": info.player_id, "name": info.player_name},
+                only_if_empty=False,
+                statuses=("playing",),
+            )
+        except Exception:  # the database is away: the bot plays on, the person watches
+            log.warning("table %s: could not give seat %d back yet", self.table.id, seat)
+            self.hub.database_lost()
+            return
+        info.replaced = False
+        info.bot = None
+        self.bots.pop(seat, None)
+        self._broadcast_table()
+        self._schedule()
 
     def leave(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -209,19 +308,26 @@ class Room:
         self._arm_grace(seat)
 
     def _arm_grace(self, seat: int) -> None:
-        loop = asyncio.get_running_loop()
-        loop.call_later(
-            self.config.grace_seconds,
-            lambda: asyncio.ensure_future(self._grace_over(seat)),
-        )
+        since = self.away.get(seat)
+        if since is None:
+            return
+        left = max(0.0, self.config.grace_seconds - (time.monotonic() - since))
+        asyncio.get_running_loop().call_later(left, lambda: spawn(self._grace_over(seat)))
 
     async def _grace_over(self, seat: int) -> None:
         since = self.away.get(seat)
         if since is None or self.state is None or self.state.over:
             return
+        if self.paused is not None or self.closing:
+            return  # downtime counts against nobody: armed again when the database is back
         if time.monotonic() - since < self.config.grace_seconds - 0.01:
+            self._arm_grace(seat)  # came back and left again since: its new period runs
             return
-        await self.replace_with_bot(seat, reason="disconnected")
+        try:
+            await self.replace_with_bot(seat, reason="disconnected")
+        except Exception:
+            log.warning("table %s: could not give seat %d to a bot yet", self.table.id, seat)
+            self.hub.database_lost()
 
     async def replace_with_bot(self, seat: int, reason: str) -> None:
         """A bot takes a human seat for the rest of the game (left, or away too long)."""
@@ -243,6 +349,7 @@ class Room:
         info.bot = level
         info.replaced = True
         info.left = reason == "left"
+        self.away.pop(seat, None)
         self.bots[seat] = make_bot(level, self.cls, seat, seed=self.rng.randrange(1 << 30))
         if self.table.options.get("official") or reason == "left":
             # the seat is the bot's now: its player's open connections only watch
@@ -268,6 +375,7 @@ class Room:
             "seat": conn.seat,
             "seq": self.seq,
             "deadline": self.deadline,
+            "paused": self.paused is not None,
         }
         if self.state is None:
             return msg
@@ -304,6 +412,12 @@ class Room:
         for conn in self.conns:
             conn.send(msg)
 
+    def _send_clock(self) -> None:
+        """The turn timer stopped (the database is away) or runs again."""
+        msg = {"type": "clock", "deadline": self.deadline, "paused": self.paused is not None}
+        for conn in self.conns:
+            conn.send(msg)
+
     # --------------------------------------------------------------- moves
 
     async def submit(
@@ -326,53 +440,200 @@ class Room:
                 return False, Refusal(
                     f"you sit at seat {seat}, not seat {action.seat}", "wrong_seat", {"seat": seat}
                 )
-            # tried on a cheap copy first: the live state moves only once the move is
-            # stored, together with the seq, so a connection that joins (or a snapshot
-            # taken) while the database answers sees a view that matches its seq
+            if self.closing:
+                return False, Refusal(
+                    "the server is restarting: that move was not made; make it again when "
+                    "the table is back",
+                    "restarting",
+                )
+            if self.paused is not None:
+                return False, NOT_STORED
+            # Played on a copy that deals as the table does: the live state moves only
+            # once the move and what it dealt are stored, together with the seq, so a
+            # connection that joins (or a snapshot taken) while the database answers
+            # sees a view that matches its seq, and a move the database refuses
+            # changes nothing.
+            trial = state.clone(rng=self.dealer, record=True)
             try:
-                state.clone().apply(action)
+                events = trial.apply(action)
             except IllegalAction as e:
                 return False, Refusal(str(e), e.reason, e.params)
             index = self.seq - 1  # action k is update k + 1 (update 1 is the first deal)
+            dealt = self._dealt(trial)
             try:
-                await self.store.append_action(self.table.id, index, action.to_json())
+                await self.store.append_action(self.table.id, index, action.to_json(), dealt)
             except Exception:
-                log.exception(
-                    "table %s: could not store action %d; reloading", self.table.id, index
+                log.warning(
+                    "table %s: could not store action %d (%s): the table waits for the database",
+                    self.table.id,
+                    index,
+                    source,
+                    exc_info=True,
                 )
-                await self._reload()
-                return False, Refusal(
-                    "the server could not store that move; please try again", "not_stored"
-                )
-            events = state.apply(action)  # no await between this and the publish
+                self.unsure = True  # a commit that failed late may have gone through
+                self.hub.database_lost()
+                return False, NOT_STORED
+            # the end is stored before anybody hears of it too: whoever sees "game over"
+            # may fetch the record and the replay at once
+            result = await self._store_end(trial) if trial.over else None
+            self.state = trial  # no await between this and the publish
+            self.stored_deals = trial.deals_used
             self.moves += 1
             self.hub.moves += 1
             self._publish(events)
-            if state.over:
-                await self._finish()
+            if result is not None:
+                self._announce_end(result)
         self._schedule()
         return True, None
 
-    async def _reload(self) -> None:
-        """The in-memory state ran ahead of the database: rebuild it from what is stored."""
-        await self.resume()
-        for conn in self.conns:
-            conn.send(self._welcome(conn, None))
+    def _dealt(self, trial: State) -> list[tuple[int, dict[str, Any]]]:
+        """The deals ``trial`` holds that the database does not: new deals, and a deal
+        that a Mus reshuffle rewrote (a deal is an immutable value: a new one is a change)."""
+        stored = self.stored_deals
+        return [
+            (i, self.cls.deal_json(d))
+            for i, d in enumerate(trial.deals_used)
+            if i >= len(stored) or d is not stored[i]
+        ]
 
     async def _finish(self) -> None:
+        """Store the end of the game (once more, after a restart or a fault) and say it."""
         assert self.state is not None
-        result = self.state.result()
+        result = await self._store_end(self.state)
+        if result is not None:
+            self._announce_end(result)
+
+    async def _store_end(self, state: State) -> dict[str, Any] | None:
+        """Settle and store the result of a game that is over; None if the database
+        failed (the room tries again when it is back)."""
+        result = state.result()
         result["names"] = [seat_name(s) for s in self.table.seats]
-        record = self.state.record()
+        try:
+            # before the status is stored: a crash in between settles again (once) on resume
+            await self.hub.on_finished(self.table, result)
+            await self.store.set_status(self.table.id, "finished", result=result)
+        except Exception:
+            log.warning("table %s: could not store its end yet", self.table.id, exc_info=True)
+            self.finish_pending = True
+            self.hub.database_lost()
+            return None
+        self.finish_pending = False
+        return result
+
+    def _announce_end(self, result: dict[str, Any]) -> None:
         self.table.status = "finished"
         self.table.result = result
-        # before the status is stored: a crash in between settles again (once) on resume
-        await self.hub.on_finished(self.table, result)
-        await self.store.set_status(self.table.id, "finished", result=result, record=record)
         self._broadcast_table()
         self.hub.lobby_changed()
 
+    # ------------------------------------------------------ database away
+
+    def pause(self) -> None:
+        """The database is away: every timer of the table stops where it is."""
+        if self.paused is not None or self.state is None or self.state.over:
+            return
+        self.paused = self._clock_left()
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.deadline = None
+        self._send_clock()
+
+    async def unpause(self, away_for: float) -> None:
+        """The database is back after ``away_for`` seconds: the timers go on from where
+        they stopped, and nobody's grace period counted the time."""
+        if self.paused is None and not self.unsure and not self.finish_pending:
+            return
+        if self.unsure and not await self._resync():
+            return  # away again: still paused
+        if self.paused is not None:
+            turn_left, window_left = self.paused
+            self.paused = None
+            self._set_clock(turn_left, window_left)
+        for seat in list(self.away):
+            self.away[seat] += away_for
+            self._arm_grace(seat)
+        if self.finish_pending:
+            await self._finish()
+        self._send_clock()
+        self._schedule()
+
+    async def _resync(self) -> bool:
+        """After a failed write: take in any move the database holds that this room did
+        not apply (a commit that failed late). Presence and seats are left as they are."""
+        assert self.state is not None
+        try:
+            rows = await self.store.game_rows(self.table.id)
+        except Exception:
+            self.hub.database_lost()
+            return False
+        self.unsure = False
+        if len(rows.actions) == len(self.state.actions_played):
+            return True
+        try:
+            state, history = self._rebuild(rows)
+        except Unresumable as e:
+            log.error("table %s: its stored game no longer replays: %s", self.table.id, e)
+            return True
+        before = self.seq
+        self._install(state, history)
+        self._update_timers()
+        log.info(
+            "table %s: took in %d move(s) stored during a fault", self.table.id, self.seq - before
+        )
+        for conn in self.conns:
+            conn.send(self._welcome(conn, before))
+        if state.over:
+            self.finish_pending = True
+        return True
+
     # --------------------------------------------------------------- timers
+
+    def _clock_left(self) -> tuple[float | None, float | None]:
+        """Seconds left on the turn timer and in the Muggins window (None: not running)."""
+        turn = None if self.deadline is None else max(0.0, self.deadline - time.time())
+        window = None
+        if self.window_opened is not None:
+            wait = float(self.options["muggins_wait"])
+            window = max(0.0, wait - (time.monotonic() - self.window_opened))
+        return turn, window
+
+    def _set_clock(self, turn_left: float | None, window_left: float | None) -> None:
+        self.deadline = None if turn_left is None else time.time() + max(0.0, turn_left)
+        if window_left is None:
+            self.window_opened = None
+        else:
+            wait = float(self.options["muggins_wait"])
+            self.window_opened = time.monotonic() - max(0.0, wait - window_left)
+
+    def clock(self) -> dict[str, Any] | None:
+        """The timers as they stand, to be stored when the server stops."""
+        if self.state is None or self.state.over:
+            return None
+        turn, window = self.paused if self.paused is not None else self._clock_left()
+        return {"seq": self.seq, "turn_left": turn, "window_left": window, "at": time.time()}
+
+    def _restore_clock(self, rows: StoredGame, stopped_at: datetime | None) -> None:
+        """After a restart the timers go on with the time they had when the server stopped:
+        the clock saved then (a graceful stop), else the full time from the last move,
+        less the time the server still ran after it (its last heartbeat)."""
+        state = self.state
+        assert state is not None
+        if state.over:
+            return
+        saved = self.table.clock
+        stopped = stopped_at.timestamp() if stopped_at is not None else None
+        if saved is not None and saved.get("seq") == self.seq:
+            turn, window, since = saved.get("turn_left"), saved.get("window_left"), saved.get("at")
+        else:
+            turn = float(self.options["turn_seconds"]) if state.turn_seat is not None else None
+            window = float(self.options["muggins_wait"]) if len(state.to_act) > 1 else None
+            since = rows.last_at.timestamp() if rows.last_at is not None else None
+        ran = max(0.0, stopped - since) if stopped is not None and since is not None else 0.0
+        self._set_clock(
+            None if turn is None else max(0.0, turn - ran),
+            None if window is None else max(0.0, window - ran),
+        )
 
     def _update_timers(self) -> None:
         state = self.state
@@ -396,6 +657,8 @@ class Room:
         state = self.state
         if state is None or state.over or not state.to_act:
             return
+        if self.paused is not None or self.closing:
+            return
         loop = asyncio.get_running_loop()
         if any(s in self.bots for s in state.to_act):
             delay = self.config.bot_delay * (0.6 + 0.8 * self.rng.random())
@@ -403,12 +666,12 @@ class Room:
             delay = max(0.0, self.deadline - time.time())
         else:
             return
-        self.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self._automatic()))
+        self.timer = loop.call_later(delay, lambda: spawn(self._automatic()))
 
     async def _automatic(self) -> None:
         """Let bots act (optional rights first); or play for a seat whose time ran out."""
         state = self.state
-        if state is None or state.over:
+        if state is None or state.over or self.paused is not None or self.closing:
             return
         turn = state.turn_seat
         if self.window_opened is not None and any(s in self.bots for s in state.to_act):
@@ -417,7 +680,7 @@ class Room:
             left = float(self.options["muggins_wait"]) - (time.monotonic() - self.window_opened)
             if left > 0:
                 self.timer = asyncio.get_running_loop().call_later(
-                    left, lambda: asyncio.ensure_future(self._automatic())
+                    left, lambda: spawn(self._automatic())
                 )
                 return
         for seat in sorted(state.to_act, key=lambda s: s == turn):
@@ -432,8 +695,9 @@ class Room:
             self.bots[seat] = bot_after
             if action is not None:
                 ok, why = await self.submit(seat, action, source="bot")
-                if not ok:
+                if not ok and why is not None and why.reason not in ("not_stored", "restarting"):
                     log.error("table %s: bot of seat %d was refused: %s", self.table.id, seat, why)
+                # refused for the database: the table waits, and the bot moves when it is back
                 return
         timed_out = self.deadline is not None and time.time() >= self.deadline - 0.01
         if turn is not None and turn not in self.bots and timed_out:
@@ -446,6 +710,30 @@ class Room:
                 return
         self._schedule()
 
+
+NOT_STORED = Refusal(
+    "the move could not be stored: the database is not answering. Nothing changed; "
+    "make it again in a moment",
+    "not_stored",
+)
+
+
+def spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Run a room's timer callback as a task whose failure is logged, never lost."""
+    task = asyncio.ensure_future(coro)
+    task.add_done_callback(_log_failure)
+    return task
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a table's timer failed", exc_info=task.exception())
+
+
+#: seconds between two heartbeats of a node (a restart's timers are that precise)
+HEARTBEAT = 1.0
+#: seconds between two tries to reach the database while it is away
+DATABASE_PROBE = 0.5
 
 #: bots cheap enough to decide on the event loop; others think in a worker process
 INLINE_BOTS = frozenset({"random", "greedy"})
@@ -467,7 +755,15 @@ class RoomHub:
         self.rooms: dict[str, Room] = {}
         self.lobby: set[Conn] = set()
         self.moves = 0
+        self.thinking = 0  # bot decisions under way in the worker processes
+        self.set_aside = 0  # tables whose stored game could not be resumed
         self._lobby_pending = False
+        #: when this node was last seen alive before it started (its previous run)
+        self.stopped_at: datetime | None = None
+        #: since when (monotonic) the database has not answered; None while it does
+        self.database_down_since: float | None = None
+        self.closing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     async def room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
@@ -478,17 +774,118 @@ class RoomHub:
                 room = Room(table, self.store, self.config, self)
                 self.rooms[table_id] = room
                 if table.status == "playing":
-                    await room.resume()
+                    await self._resume(room)
+                elif table.status == "finished":
+                    await self._reopen(room)
         return room
 
+    async def _reopen(self, room: Room) -> None:
+        """A finished table shows its last state to whoever opens it (after a restart too)."""
+        try:
+            room._install(*room._rebuild(await self.store.game_rows(room.table.id)))
+        except Unresumable as e:
+            log.error("table %s: its finished game does not replay: %s", room.table.id, e)
+
+    async def open(self) -> int:
+        """Start the node: note when it last ran, resume every playing table, beat."""
+        self.stopped_at = await self.store.heartbeat(self.config.node, starting=True)
+        self.set_aside = len(await self.store.tables_set_aside())
+        resumed = await self.resume_all()
+        self._keep(self._heartbeat())
+        return resumed
+
     async def resume_all(self) -> int:
-        tables = await self.store.tables(("playing",))
-        for t in tables:
+        """Resume every playing table; one that cannot be is set aside, and the rest go on."""
+        resumed = 0
+        for t in await self.store.playing_tables():
             if t.id not in self.rooms:
                 room = Room(t, self.store, self.config, self)
                 self.rooms[t.id] = room
-                await room.resume()
-        return len(tables)
+                resumed += await self._resume(room)
+        return resumed
+
+    async def _resume(self, room: Room) -> bool:
+        try:
+            await room.resume(self.stopped_at)
+            return True
+        except Unresumable as e:
+            why = str(e)
+        except Exception as e:  # a bug must not stop the club either; its trace is logged
+            log.exception("table %s: resuming it failed", room.table.id)
+            why = f"resuming it failed: {type(e).__name__}: {e}"
+        log.error("table %s set aside: %s", room.table.id, why)
+        room.state = None
+        room.table.status = "set_aside"
+        room.table.problem = why
+        self.set_aside += 1
+        await self.store.set_aside(room.table.id, why)
+        return False
+
+    async def _heartbeat(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self.store.heartbeat(self.config.node)
+            except Exception:
+                self.database_lost()
+
+    def _keep(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = spawn(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------ database away
+
+    def database_lost(self) -> None:
+        """A read or write failed: stop every table's timers until the database answers."""
+        if self.database_down_since is not None or self.closing:
+            return
+        self.database_down_since = time.monotonic()
+        log.warning("the database is not answering: tables wait, timers stopped")
+        for room in self.rooms.values():
+            room.pause()
+        self._keep(self._wait_for_database())
+
+    async def _wait_for_database(self) -> None:
+        while not self.closing and not await self.store.ping(timeout=DATABASE_PROBE):
+            await asyncio.sleep(DATABASE_PROBE)
+        since = self.database_down_since
+        if since is None or self.closing:
+            return
+        away_for = time.monotonic() - since
+        self.database_down_since = None
+        log.warning("the database answers again after %.1f s: tables go on", away_for)
+        for room in list(self.rooms.values()):
+            await room.unpause(away_for)
+        self.lobby_changed()
+
+    # ------------------------------------------------------------ stopping
+
+    async def begin_shutdown(self) -> None:
+        """A graceful stop: no more moves, every move under way stored, each table's
+        timers kept, and every connection told that the server is restarting."""
+        self.closing = True
+        for room in self.rooms.values():
+            room.closing = True
+            if room.timer is not None:
+                room.timer.cancel()
+        for room in list(self.rooms.values()):
+            async with room.lock:  # a move being stored finishes first
+                pass
+        clocks = {tid: r.clock() for tid, r in self.rooms.items() if r.table.status == "playing"}
+        try:
+            await self.store.save_clocks(clocks)
+            await self.store.heartbeat(self.config.node)
+        except Exception:
+            log.warning("could not store the timers before stopping", exc_info=True)
+        conns = list(self.lobby) + [c for r in self.rooms.values() for c in r.conns]
+        for c in conns:
+            c.send({"type": "closing", "reason": "restart"})
+        # let the pumps say it before the sockets close
+        for _ in range(50):
+            if all(c.queue.empty() for c in conns):
+                break
+            await asyncio.sleep(0.02)
 
     async def think(self, bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
         """A bot's decision: inline when cheap, else in a worker process (searches take up
@@ -500,7 +897,11 @@ class RoomHub:
                 max_workers=max(1, min(2, os.cpu_count() or 1)),
                 mp_context=multiprocessing.get_context("spawn"),
             )
-        return await asyncio.get_running_loop().run_in_executor(self._pool, _think, bot, view)
+        self.thinking += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, _think, bot, view)
+        finally:
+            self.thinking -= 1
 
     def connections(self) -> int:
         return len(self.lobby) + sum(len(r.conns) for r in self.rooms.values())
@@ -520,13 +921,15 @@ class RoomHub:
         if self._lobby_pending or not self.lobby:
             return
         self._lobby_pending = True
-        asyncio.get_running_loop().call_later(
-            0.2, lambda: asyncio.ensure_future(self._send_lobby())
-        )
+        asyncio.get_running_loop().call_later(0.2, lambda: spawn(self._send_lobby()))
 
     async def _send_lobby(self) -> None:
         self._lobby_pending = False
-        tables = await self.store.tables(("open", "playing"))
+        try:
+            tables = await self.store.tables(("open", "playing"))
+        except Exception:
+            self.database_lost()  # the lobby hears again once the database is back
+            return
         msg = {
             "type": "tables",
             "tables": [t.public() for t in tables if t.options.get("public", True)],
@@ -545,6 +948,9 @@ class RoomHub:
         """A bot took a human's seat for good (``reason``: left or disconnected)."""
 
     def close(self) -> None:
+        self.closing = True
+        for task in list(self._tasks):
+            task.cancel()
         for room in self.rooms.values():
             room.close()
         if self._pool is not None:

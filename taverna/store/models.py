@@ -73,7 +73,11 @@ class Table(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # status "set_aside": why the stored game could not be resumed (told to its players)
+    problem: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # the timers as they stood when the server stopped or the database went away:
+    # {"seq", "turn_left", "window_left"}, so a resumed table goes on with that time
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", lazy="selectin"
@@ -95,6 +99,32 @@ class Seat(Base):
     left: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     table: Mapped[Table] = relationship(back_populates="seats")
+
+
+class Deal(Base):
+    """One deal of a table's game in record notation (RULES.md §4), stored as it is dealt.
+
+    The first goes with the start, every later one in the transaction of the action
+    that caused it; a Mus reshuffle rewrites its hand's deal in the same way. With the
+    actions, the deals are the record: what a table resumes from and what a replay shows.
+    """
+
+    __tablename__ = "deals"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Node(Base):
+    """A server process of the club: its heartbeat tells the next start when it stopped."""
+
+    __tablename__ = "nodes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class Action(Base):

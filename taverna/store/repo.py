@@ -14,7 +14,7 @@ import hashlib
 import queue
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,7 +24,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from .db import make_engine, migrate
-from .models import Action, LoginSession, Player, Seat, Table, now
+from .models import Action, Deal, LoginSession, Node, Player, Seat, Table, now
 
 T = TypeVar("T")
 
@@ -78,6 +78,10 @@ class TableInfo:
     seats: list[SeatInfo] = field(default_factory=list)
     result: dict[str, Any] | None = None
     created_at: str = ""
+    #: why a table was set aside (status "set_aside"): its stored game could not be resumed
+    problem: str | None = None
+    #: the timers when the server last stopped (see :meth:`Store.save_clocks`); not public
+    clock: dict[str, Any] | None = None
 
     def public(self) -> dict[str, Any]:
         """What anybody may know about the table (never the seed)."""
@@ -96,6 +100,7 @@ class TableInfo:
             "free_seats": [s.seat for s in self.seats if s.empty],
             "result": self.result,
             "created_at": self.created_at,
+            "problem": self.problem,
         }
 
 
@@ -114,6 +119,8 @@ def _table_info(t: Table) -> TableInfo:
         ],
         result=t.result,
         created_at=t.created_at.isoformat() if t.created_at else "",
+        problem=t.problem,
+        clock=t.clock,
     )
 
 
@@ -164,12 +171,23 @@ class Store:
         self.pool.shutdown(wait=True)
         self.engine.dispose()
 
-    # ------------------------------------------------------------ actions
+    # ------------------------------------------------------------ the record
 
-    async def append_action(self, table_id: str, index: int, data: dict[str, Any]) -> None:
+    async def append_action(
+        self,
+        table_id: str,
+        index: int,
+        data: dict[str, Any],
+        deals: Sequence[tuple[int, dict[str, Any]]] = (),
+    ) -> None:
+        """Store action ``index`` and the deals it caused (``(deal index, deal)``, a
+        deal stored before being replaced: a Mus reshuffle) in one transaction.
+
+        Returns once it is committed; raises what the database raised if it is not.
+        """
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._writes.put((table_id, index, data, fut, loop))
+        self._writes.put(_Write(table_id, index, data, tuple(deals), fut, loop))
         await fut
 
     def _write_loop(self) -> None:
@@ -187,18 +205,45 @@ class Store:
                     self._writes.put(None)
                     break
                 batch.append(more)
-            rows = [
-                {"table_id": t, "index": i, "data": d, "created_at": now()}
-                for t, i, d, _, _ in batch
-            ]
-            error: BaseException | None = None
             try:
-                with self.engine.begin() as conn:
-                    conn.execute(insert(Action), rows)
-            except BaseException as e:  # reported to every waiting move
-                error = e
-            for _, _, _, fut, loop in batch:
-                loop.call_soon_threadsafe(_settle, fut, error)
+                self._commit(batch)
+                errors: list[BaseException | None] = [None] * len(batch)
+            except BaseException as e:
+                if len(batch) == 1:
+                    errors = [e]
+                else:
+                    # one table's refused row must not refuse every table's move: alone,
+                    # each write stands or falls by itself
+                    errors = []
+                    for w in batch:
+                        try:
+                            self._commit([w])
+                            errors.append(None)
+                        except BaseException as e1:
+                            errors.append(e1)
+            for w, error in zip(batch, errors, strict=True):
+                w.loop.call_soon_threadsafe(_settle, w.fut, error)
+
+    def _commit(self, batch: list[_Write]) -> None:
+        stamp = now()
+        with self.engine.begin() as conn:
+            for w in batch:
+                for i, _ in w.deals:
+                    conn.execute(delete(Deal).where(Deal.table_id == w.table_id, Deal.index == i))
+            deal_rows = [
+                {"table_id": w.table_id, "index": i, "data": d, "created_at": stamp}
+                for w in batch
+                for i, d in w.deals
+            ]
+            if deal_rows:
+                conn.execute(insert(Deal), deal_rows)
+            conn.execute(
+                insert(Action),
+                [
+                    {"table_id": w.table_id, "index": w.index, "data": w.data, "created_at": stamp}
+                    for w in batch
+                ],
+            )
 
     async def actions(self, table_id: str) -> list[dict[str, Any]]:
         def q(s: Session) -> list[dict[str, Any]]:
@@ -208,6 +253,131 @@ class Store:
             return [r[0] for r in rows]
 
         return await self.run(q)
+
+    async def game_rows(self, table_id: str) -> StoredGame:
+        """What a table stored of its game: deals, actions, and when the last was stored."""
+
+        def q(s: Session) -> StoredGame:
+            deals = s.execute(
+                select(Deal.data, Deal.created_at)
+                .where(Deal.table_id == table_id)
+                .order_by(Deal.index)
+            ).all()
+            actions = s.execute(
+                select(Action.data, Action.created_at)
+                .where(Action.table_id == table_id)
+                .order_by(Action.index)
+            ).all()
+            times = [_aware(r[1]) for r in [*deals[-1:], *actions[-1:]] if r[1] is not None]
+            return StoredGame(
+                [r[0] for r in deals], [r[0] for r in actions], max(times) if times else None
+            )
+
+        return await self.run(q)
+
+    async def put_deals(self, table_id: str, deals: Sequence[dict[str, Any]]) -> None:
+        """Store the whole list of a table's deals (a table stored before deals were)."""
+
+        def q(s: Session) -> None:
+            s.execute(delete(Deal).where(Deal.table_id == table_id))
+            if deals:
+                s.execute(
+                    insert(Deal),
+                    [{"table_id": table_id, "index": i, "data": d} for i, d in enumerate(deals)],
+                )
+
+        await self.run(q)
+
+    async def start_table(self, table_id: str, deals: Sequence[dict[str, Any]]) -> None:
+        """The table is playing, with its first deal: one transaction."""
+
+        def q(s: Session) -> None:
+            s.execute(
+                update(Table).where(Table.id == table_id).values(status="playing", started_at=now())
+            )
+            s.execute(delete(Deal).where(Deal.table_id == table_id))
+            s.execute(
+                insert(Deal),
+                [{"table_id": table_id, "index": i, "data": d} for i, d in enumerate(deals)],
+            )
+
+        await self.run(q)
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """A table's record (RULES.md §4) from its stored deals and actions."""
+
+        def q(s: Session) -> dict[str, Any]:
+            t = s.get(Table, table_id)
+            if t is None:
+                raise NotFound(f"no table {table_id!r}", "no_table")
+            deals = s.execute(
+                select(Deal.data).where(Deal.table_id == table_id).order_by(Deal.index)
+            )
+            actions = s.execute(
+                select(Action.data).where(Action.table_id == table_id).order_by(Action.index)
+            )
+            return {
+                "game": t.game,
+                "seats": t.seat_count,
+                "settings": dict(t.settings),
+                "deals": [r[0] for r in deals],
+                "actions": [r[0] for r in actions],
+            }
+
+        return await self.run(q)
+
+    async def set_aside(self, table_id: str, problem: str) -> None:
+        """A table whose stored game cannot be resumed: kept as it is, with the reason."""
+
+        def q(s: Session) -> None:
+            s.execute(
+                update(Table)
+                .where(Table.id == table_id)
+                .values(status="set_aside", problem=problem[:500])
+            )
+
+        await self.run(q)
+
+    async def save_clocks(self, clocks: dict[str, dict[str, Any] | None]) -> None:
+        """The running timers of many tables, at once (a stop, or the database's return)."""
+
+        def q(s: Session) -> None:
+            for tid, clock in clocks.items():
+                s.execute(update(Table).where(Table.id == tid).values(clock=clock))
+
+        if clocks:
+            await self.run(q)
+
+    # -------------------------------------------------------------- nodes
+
+    async def heartbeat(self, node: str, *, starting: bool = False) -> datetime | None:
+        """Say that ``node`` is alive now; returns when it was last seen before (None: never)."""
+
+        def q(s: Session) -> datetime | None:
+            row = s.get(Node, node)
+            stamp = now()
+            if row is None:
+                s.add(Node(id=node, started_at=stamp, seen_at=stamp))
+                return None
+            before = _aware(row.seen_at)
+            row.seen_at = stamp
+            if starting:
+                row.started_at = stamp
+            return before
+
+        return await self.run(q)
+
+    async def ping(self, timeout: float = 2.0) -> bool:
+        """Whether the database answers a trivial query within ``timeout`` seconds."""
+
+        def q(s: Session) -> None:
+            s.execute(select(1))
+
+        try:
+            await asyncio.wait_for(self.run(q), timeout)
+        except Exception:
+            return False
+        return True
 
     # ------------------------------------------------------------ players
 
@@ -284,6 +454,22 @@ class Store:
 
         return await self.run(q)
 
+    async def playing_tables(self) -> list[TableInfo]:
+        """Every table whose game is under way (all of them: each must resume)."""
+
+        def q(s: Session) -> list[TableInfo]:
+            stmt = select(Table).where(Table.status == "playing").order_by(Table.created_at)
+            return [_table_info(t) for t in s.execute(stmt).scalars()]
+
+        return await self.run(q)
+
+    async def tables_set_aside(self) -> list[dict[str, Any]]:
+        def q(s: Session) -> list[dict[str, Any]]:
+            stmt = select(Table.id, Table.game, Table.problem).where(Table.status == "set_aside")
+            return [{"id": r[0], "game": r[1], "problem": r[2]} for r in s.execute(stmt)]
+
+        return await self.run(q)
+
     async def tables(self, statuses: tuple[str, ...], game: str | None = None) -> list[TableInfo]:
         def q(s: Session) -> list[TableInfo]:
             stmt = select(Table).where(Table.status.in_(statuses)).order_by(Table.created_at.desc())
@@ -339,33 +525,27 @@ class Store:
         return await self.run(q)
 
     async def set_status(
-        self,
-        table_id: str,
-        status: str,
-        *,
-        result: dict[str, Any] | None = None,
-        record: dict[str, Any] | None = None,
+        self, table_id: str, status: str, *, result: dict[str, Any] | None = None
     ) -> None:
         def q(s: Session) -> None:
             values: dict[str, Any] = {"status": status}
             if status == "playing":
                 values["started_at"] = now()
-            if status in ("finished", "abandoned"):
+            if status == "finished":
                 values["finished_at"] = now()
                 values["result"] = result
-                values["record"] = record
+                values["clock"] = None
             s.execute(update(Table).where(Table.id == table_id).values(**values))
 
         await self.run(q)
 
     async def finished_record(self, table_id: str) -> dict[str, Any] | None:
-        def q(s: Session) -> dict[str, Any] | None:
-            t = s.get(Table, table_id)
-            if t is None:
-                raise NotFound(f"no table {table_id!r}", "no_table")
-            return t.record if t.status == "finished" else None
-
-        return await self.run(q)
+        """A finished game's record (None while it is not finished: it would show every
+        hidden tile), from the same rows a running table resumes from."""
+        table = await self.table(table_id)
+        if table.status != "finished":
+            return None
+        return await self.record(table_id)
 
     async def delete_table(self, table_id: str) -> None:
         def q(s: Session) -> None:
@@ -373,6 +553,28 @@ class Store:
             s.execute(delete(Table).where(Table.id == table_id))
 
         await self.run(q)
+
+
+@dataclass(frozen=True)
+class _Write:
+    """One action on its way to the database, with the deals it caused."""
+
+    table_id: str
+    index: int
+    data: dict[str, Any]
+    deals: tuple[tuple[int, dict[str, Any]], ...]
+    fut: asyncio.Future[None]
+    loop: asyncio.AbstractEventLoop
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A table's stored game: deals and actions in record notation (RULES.md §4)."""
+
+    deals: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+    #: when its last deal or action was stored (the turn then began)
+    last_at: datetime | None
 
 
 def _aware(t: datetime) -> datetime:
