@@ -187,7 +187,7 @@ def test_kill_9_at_every_moment_changes_no_hand(game: str, kind: str, tmp_path: 
                 if not await t.step():
                     await t.wait_for_bots()
         server = await restart_and_compare(url, server, all_tables, env)
-        for name, t in tables:
+        for _, t in tables:
             await t.play_to_the_end()
             check_the_record(server, t)
             await t.close()

@@ -404,7 +404,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         hub = hub_of(request)
         store = store_of(request)
         live = sum(1 for r in hub.rooms.values() if r.state is not None and not r.state.over)
-        database = await store.ping()
+        database = await hub.recover() if hub.database_down_since else await store.ping()
         if not database:
             response.status_code = 503
             hub.database_lost()

@@ -446,7 +446,7 @@ class Room:
                     "the table is back",
                     "restarting",
                 )
-            if self.paused is not None:
+            if self.paused is not None and not await self.hub.recover():
                 return False, NOT_STORED
             # Played on a copy that deals as the table does: the live state moves only
             # once the move and what it dealt are stored, together with the seq, so a
@@ -764,6 +764,7 @@ class RoomHub:
         self.database_down_since: float | None = None
         self.closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._recovering = asyncio.Lock()
 
     async def room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
@@ -847,17 +848,26 @@ class RoomHub:
         self._keep(self._wait_for_database())
 
     async def _wait_for_database(self) -> None:
-        while not self.closing and not await self.store.ping(timeout=DATABASE_PROBE):
+        while not self.closing and not await self.recover():
             await asyncio.sleep(DATABASE_PROBE)
+
+    async def recover(self) -> bool:
+        """Whether the database answers; if it is back, every table goes on first."""
         since = self.database_down_since
-        if since is None or self.closing:
-            return
-        away_for = time.monotonic() - since
-        self.database_down_since = None
-        log.warning("the database answers again after %.1f s: tables go on", away_for)
-        for room in list(self.rooms.values()):
-            await room.unpause(away_for)
+        if since is None:
+            return True
+        if self.closing or not await self.store.ping(timeout=DATABASE_PROBE):
+            return False
+        async with self._recovering:
+            if self.database_down_since is None:
+                return True  # another caller got there first
+            away_for = time.monotonic() - since
+            self.database_down_since = None
+            log.warning("the database answers again after %.1f s: tables go on", away_for)
+            for room in list(self.rooms.values()):
+                await room.unpause(away_for)
         self.lobby_changed()
+        return True
 
     # ------------------------------------------------------------ stopping
 
