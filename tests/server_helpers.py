@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -71,6 +72,8 @@ class Server:
         self.port = free_port()
         self.env = {**os.environ, "TAVERNA_BOT_DELAY": "0", **env}
         self.proc: subprocess.Popen[bytes] | None = None
+        # its log in a file: a pipe nobody reads would stop a talkative server
+        self.log = tempfile.NamedTemporaryFile(prefix="taverna-serve-", suffix=".log")  # noqa: SIM115
 
     @property
     def http(self) -> str:
@@ -94,18 +97,23 @@ class Server:
             ],
             env=self.env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.log,
         )
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "")
+                raise RuntimeError(self.log_text())
             try:
                 if httpx.get(f"{self.http}/api/health", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def log_text(self) -> str:
+        """Everything the server has logged so far."""
+        with open(self.log.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
 
     def kill(self) -> None:
         assert self.proc is not None
