@@ -61,7 +61,8 @@ export function explainRefusal(msg, fmt = {}) {
   const params = msg.params || {};
   const reason = msg.reason;
   let key = null;
-  if (msg.code && msg.code !== 'illegal') key = pick(`error.${msg.code}`);
+  if (msg.code === 'unavailable') key = pick(`refused.${reason}`); // not stored, or restarting
+  else if (msg.code && msg.code !== 'illegal') key = pick(`error.${msg.code}`);
   else if (reason === 'window_closed') key = pick('refused.window_closed', params.how, windowVariant(params, fmt.me));
   else if (reason) key = pick(`refused.${reason}`);
   const text = key ? t(key, facts(params, fmt, msg.message)) : t('table.refused', { message: msg.message });

@@ -589,7 +589,8 @@ export function setNet(status) {
   const el = document.getElementById('net');
   if (!el) return;
   el.className = `net ${status}`;
-  el.textContent = status === 'lost' ? t('net.lost') : status === 'reconnected' ? t('net.back') : '';
+  const words = { lost: 'net.lost', restarting: 'net.restarting', reconnected: 'net.back' };
+  el.textContent = words[status] ? t(words[status]) : '';
   if (status === 'reconnected') {
     el.dataset.reconnected = String(Number(el.dataset.reconnected || 0) + 1);
     setTimeout(() => {

@@ -128,15 +128,21 @@ export class Reconnecting {
 }
 
 export class TableSocket {
-  /** Handlers: welcome(msg, missedUpdates), update(msg), table(msg), error(msg), status(s). */
+  /** Handlers: welcome(msg, missedUpdates), update(msg), table(msg), clock(msg), error(msg),
+   * status(s) ('connecting', 'open', 'lost', 'restarting', 'reconnected'). */
   constructor(tableId, handlers) {
     this.handlers = handlers;
     this.seq = null; // the last update number applied
     this.nextId = 1;
+    this.restarting = false; // the server said it restarts: the drop that follows is that
     this.socket = new Reconnecting(`/ws/tables/${encodeURIComponent(tableId)}`, {
       onOpen: () => this.hello(),
       onMessage: (msg) => this.receive(msg),
-      onStatus: (s) => handlers.status?.(s),
+      onStatus: (s) => {
+        if (s === 'lost' && this.restarting) s = 'restarting';
+        if (s === 'open' || s === 'reconnected') this.restarting = false;
+        handlers.status?.(s);
+      },
     });
   }
 
@@ -165,8 +171,12 @@ export class TableSocket {
       h.table?.(msg);
     } else if (msg.type === 'error') {
       h.error?.(msg);
+    } else if (msg.type === 'clock') {
+      h.clock?.(msg); // the turn timer stopped (the server's database is away) or runs again
     } else if (msg.type === 'closing') {
-      h.status?.('lost');
+      // the server restarts: it closes the socket next, and we come back by ourselves
+      this.restarting = true;
+      h.status?.('restarting');
     }
   }
 

@@ -55,6 +55,7 @@ export function mount(app, tableId) {
       for (const m of missed) tell(m.events, !fromStart || m.seq === msg.seq);
       if (msg.view) S.view = msg.view;
       S.deadline = msg.deadline ?? null;
+      S.paused = !!msg.paused;
       S.loaded = true;
       noteSummary(first);
       render();
@@ -67,6 +68,11 @@ export function mount(app, tableId) {
       if (S.deadline && S.table) S.skew = S.deadline - turnSeconds() - Date.now() / 1000;
       if (S.table && S.table.status === 'open') S.table.status = 'playing';
       noteSummary(false);
+      render();
+    },
+    clock(msg) {
+      S.deadline = msg.deadline ?? null;
+      S.paused = !!msg.paused;
       render();
     },
     table(msg) {
@@ -287,7 +293,10 @@ export function mount(app, tableId) {
       .join('');
     const full = !x.free_seats.length;
     return `<section class="panel seating" aria-labelledby="seating-title">
-      <h2 id="seating-title">${esc(x.status === 'open' ? t('table.waiting') : t('table.finished'))}</h2>
+      <h2 id="seating-title">${esc(
+        t(x.status === 'open' ? 'table.waiting' : x.status === 'set_aside' ? 'table.set_aside' : 'table.finished'),
+      )}</h2>
+      ${x.status === 'set_aside' ? `<p class="set-aside" role="alert">${esc(t('table.set_aside_why', { problem: x.problem || '' }))}</p>` : ''}
       <ul class="seat-rows">${rows}</ul>
       <div class="invite-box">
         <label for="invite-link">${esc(t('table.invite_hint'))}</label>
@@ -358,6 +367,7 @@ export function mount(app, tableId) {
     if (text) who = text;
     else if (turn === c.me) who = `<strong class="your-turn">${esc(t('turn.yours'))}</strong>`;
     else if (turn !== null && turn !== undefined) who = esc(t('turn.of', { name: c.name(turn) }));
+    if (S.paused) who = `<span class="paused">${esc(t('table.paused'))}</span>`;
     return `<span class="turn">${who}</span>
       <span class="timer" aria-hidden="${S.deadline ? 'false' : 'true'}">
         <span class="timer-bar"><span class="timer-fill"></span></span>
