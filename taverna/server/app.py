@@ -23,8 +23,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as SATimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -32,6 +30,7 @@ from .. import __version__
 from ..bots import LEVELS
 from ..games import GAMES, SettingsError, event_json
 from ..games.record import parse_record
+from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, NotFound, Store, TableInfo
 from . import accounts, errors
 from .config import Config
@@ -603,8 +602,6 @@ def wants_page(request: Request) -> bool:
     )
 
 
-#: what the database raises when it is away: stopped, unreachable, locked, out of connections
-DATABASE_AWAY = (OperationalError, InterfaceError, SATimeoutError, DisconnectionError)
 #: refusals that say nothing about the move, only that the server could not take it now
 UNAVAILABLE = ("not_stored", "restarting")
 

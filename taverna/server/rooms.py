@@ -37,6 +37,7 @@ from ..games.base import (
     State,
     event_for,
 )
+from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, Store, StoredGame, TableInfo
 from .config import Config
 from .names import seat_name
@@ -774,10 +775,14 @@ class RoomHub:
             if room is None:
                 room = Room(table, self.store, self.config, self)
                 self.rooms[table_id] = room
-                if table.status == "playing":
-                    await self._resume(room)
-                elif table.status == "finished":
-                    await self._reopen(room)
+                try:
+                    if table.status == "playing":
+                        await self._resume(room)
+                    elif table.status == "finished":
+                        await self._reopen(room)
+                except BaseException:
+                    del self.rooms[table_id]  # the database failed: try again next time
+                    raise
         return room
 
     async def _reopen(self, room: Room) -> None:
@@ -811,6 +816,8 @@ class RoomHub:
             return True
         except Unresumable as e:
             why = str(e)
+        except DATABASE_AWAY:
+            raise  # not the table's fault: it is resumed when the database answers
         except Exception as e:  # a bug must not stop the club either; its trace is logged
             log.exception("table %s: resuming it failed", room.table.id)
             why = f"resuming it failed: {type(e).__name__}: {e}"

@@ -12,10 +12,21 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    DisconnectionError,
+    InterfaceError,
+    OperationalError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+#: what the database raises when it is away (stopped, unreachable, locked, out of
+#: connections) rather than refusing what was asked: worth waiting for, not a bug
+DATABASE_AWAY = (OperationalError, InterfaceError, PoolTimeout, DisconnectionError)
 DEFAULT_URL = "sqlite:///taverna.db"
 
 
