@@ -190,3 +190,25 @@ def test_mus_reshuffles_come_out_the_same_after_a_rebuild(cut: int) -> None:
     assert deals_json(rebuilt) == deals_json(live)
     assert len(deals_json(live)[0]["reshuffles"]) == 1
     assert views(rebuilt) == views(live)
+
+
+@FAST
+@given(games, st.integers(0, 2**32))
+def test_a_recording_copy_is_the_game_once_its_move_is_kept(g: dict[str, Any], moves: int) -> None:
+    """A server plays each move on clone(rng=its dealer, record=True) and keeps the copy:
+    it must be the game the move makes, record included, and leave the original alone."""
+    live = new(g)
+    dealer = Dealer(seed=g["seed"])
+    rng = random.Random(moves)
+    n = 0
+    while not live.over and n < 300:
+        action = rng.choice(live.legal_actions())
+        before = live.record()
+        trial = live.clone(rng=dealer, record=True)
+        trial.apply(action)
+        assert live.record() == before  # the original does not move
+        live.apply(action)
+        assert trial.record() == live.record()
+        assert views(trial) == views(live)
+        live = trial  # and the copy goes on as the game
+        n += 1

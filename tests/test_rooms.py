@@ -8,8 +8,10 @@ given — not a move that is not stored (or numbered) yet.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
+from taverna.games import get_game
 from taverna.games.base import Event
 from taverna.server.config import Config
 from taverna.server.rooms import Conn, Room, RoomHub
@@ -112,6 +114,59 @@ def test_a_refused_move_never_reaches_the_store() -> None:
         assert room.state.view(other) == before
         history: list[list[Event]] = room.history
         assert len(history) == 1
+        room.close()
+
+    asyncio.run(go())
+
+
+def test_a_resumed_room_keeps_the_time_left_on_the_turn_and_in_the_muggins_window() -> None:
+    """The timers go on after a restart with the time they had when the server stopped:
+    saved at a graceful stop, or counted from the last move to the last heartbeat."""
+    from datetime import UTC, datetime, timedelta
+
+    from taverna.store.repo import StoredGame
+
+    async def go() -> None:
+        store = SlowStore()
+        store.release.set()
+        room = _room(store)
+        room.table.game = "muggins-cards"
+        room.cls = get_game("muggins-cards")
+        room.table.options = {"turn_seconds": 40, "muggins_wait": 20}
+        await room.start()
+        assert room.state is not None
+        # a scoring play left unclaimed: the Muggins window opens
+        while room.state.view(None)["pending"] is None:
+            seat = room.state.turn_seat
+            assert seat is not None
+            legal = [a.to_json() for a in room.state.legal_actions(seat)]
+            scoring = [a for a in legal if a.get("claim")]
+            play = {**scoring[0], "claim": False} if scoring else legal[0]
+            assert (await room.submit(seat, play))[0]
+        room.deadline = time.time() + 25.0
+        room.window_opened = time.monotonic() - 8.0  # 12 s left of 20
+        saved = room.clock()
+        assert saved is not None
+
+        # a graceful stop saved the clock: the same time left, however long it was down
+        again = _room(store)
+        again.table.game, again.cls = "muggins-cards", room.cls
+        again.table.options = room.table.options
+        again.table.clock = {**saved, "at": saved["at"] - 300}  # stopped 5 minutes ago
+        again._install(room.state, room.history)
+        stopped = datetime.fromtimestamp(saved["at"] - 300, UTC)
+        again._restore_clock(StoredGame([], [], None), stopped)
+        turn, window = again._clock_left()
+        assert turn is not None and window is not None
+        assert abs(turn - 25.0) < 0.1 and abs(window - 12.0) < 0.1
+
+        # killed: no clock saved; the last move 3 s before the last heartbeat
+        again.table.clock = None
+        last = datetime.now(UTC) - timedelta(seconds=600)
+        again._restore_clock(StoredGame([], [], last), last + timedelta(seconds=3))
+        turn, window = again._clock_left()
+        assert turn is not None and window is not None
+        assert abs(turn - 37.0) < 0.1 and abs(window - 17.0) < 0.1
         room.close()
 
     asyncio.run(go())
