@@ -842,12 +842,25 @@ def test_phone_sized_lobby_and_table(browser: Any, server: Server) -> None:
     tab.close()
 
 
+#: The border box of each element in the viewport, as bounding_box() has it (None: no box,
+#: not displayed), all read in one go in the page.
+BOXES = """els => els.map(e => {
+    if (!e.getClientRects().length) return null;
+    const r = e.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+})"""
+
+
 def in_sight(page: Any, *selectors: str) -> None:
-    """Every element of ``selectors`` lies wholly on the screen, without scrolling."""
+    """Every element of ``selectors`` lies wholly on the screen, without scrolling.
+
+    The page draws the table anew on every update (a bot's move, and one may come while
+    we measure): a box read element by element can be that of a card just replaced, so
+    the boxes of a selector are read at once, all from one drawing."""
     view = page.viewport_size
     assert page.evaluate("window.scrollY") == 0
     for sel in selectors:
-        boxes = [el.bounding_box() for el in page.locator(sel).all()]
+        boxes = page.locator(sel).evaluate_all(BOXES)
         assert boxes, sel
         for b in boxes:
             assert b is not None, sel
