@@ -183,6 +183,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .server.app import ClubServer, create_app
+        from .server.guard import timed_http
 
         logging.basicConfig(
             level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -196,6 +197,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 log_level="warning",
                 access_log=config.access_log,
                 ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
+                http=timed_http(config.header_timeout),  # headers whole in time, or cut off
             ),
             app,
         )

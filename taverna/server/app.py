@@ -35,6 +35,7 @@ from ..store.repo import Conflict, NotFound, Store, TableInfo
 from . import accounts, errors
 from .config import Config
 from .errors import Refused
+from .guard import Guard
 from .rooms import DEFAULT_OPTIONS, Conn, RoomHub
 
 log = logging.getLogger("taverna.server")
@@ -162,6 +163,8 @@ def create_app(config: Config | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.config = config
+    # the club's own pages only, JSON bodies of a bounded size, security headers
+    app.add_middleware(Guard, config=config)
 
     # every error body: {"detail": English, "code": for clients to translate, "params"};
     # a page nobody has, opened in a browser: the site's own "not found" page

@@ -34,6 +34,13 @@ class Config:
     register_limit: str = field(default_factory=lambda: _env("REGISTER_LIMIT", "10/3600"))
     #: days a login session lasts
     session_days: float = field(default_factory=lambda: float(_env("SESSION_DAYS", "30")))
+    #: pages of other origins allowed to change things here (comma-separated, e.g.
+    #: "https://club.example"); the host a request was sent to is always allowed
+    allowed_origins: str = field(default_factory=lambda: _env("ALLOWED_ORIGINS", ""))
+    #: the largest HTTP request body, in bytes (larger: 413)
+    max_body: int = field(default_factory=lambda: int(_env("MAX_BODY", "65536")))
+    #: seconds a client has to send a request's headers whole
+    header_timeout: float = field(default_factory=lambda: float(_env("HEADER_TIMEOUT", "10")))
     #: this server's name among the club's nodes (its heartbeat in the database)
     node: str = field(default_factory=lambda: _env("NODE", "main"))
     #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`

@@ -1,0 +1,221 @@
+"""What every request passes before the app sees it: the club's own pages only, JSON
+bodies of a bounded size, and headers that keep a page from running what it did not
+ship.
+
+- **Origin**: a browser says which page sent a request. A state-changing request
+  (any method but GET, HEAD and OPTIONS) or a WebSocket handshake whose ``Origin``
+  is not the club's own (the host it was sent to, or one of
+  ``TAVERNA_ALLOWED_ORIGINS``) is refused: another site's page cannot take a seat
+  with its visitor's cookie, nor read their hand over a socket. A request with no
+  ``Origin`` is not a browser's page (the CLI, the benches, bot clients) and passes.
+- **Bodies**: a request body is JSON (``Content-Type: application/json``) or refused
+  with 415, and at most ``TAVERNA_MAX_BODY`` bytes or refused with 413, before it is
+  read whole.
+- **Headers**: a strict Content-Security-Policy (scripts and styles from the club's
+  own files only, nothing inline, no framing), ``X-Content-Type-Options: nosniff``,
+  ``Referrer-Policy``.
+- **Slow requests**: :class:`TimedHttp` closes a connection whose request headers
+  do not arrive whole within ``TAVERNA_HEADER_TIMEOUT`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .config import Config
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: the page may run and style only what the club serves; it talks only to its own host
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+]
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def origin_allowed(headers: Headers, allowed: frozenset[str]) -> bool:
+    """Whether a request's ``Origin`` is the club's own (or absent: not a browser's page)."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    host = headers.get("host")
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    # "null" (a sandboxed frame, a file) and any other site's page: not the club's
+    return host is not None and netloc.lower() == host.lower()
+
+
+def allowed_origins(config: Config) -> frozenset[str]:
+    return frozenset(o.strip().rstrip("/") for o in config.allowed_origins.split(",") if o.strip())
+
+
+class Guard:
+    """ASGI middleware: origin, body and header rules for every request (module doc)."""
+
+    def __init__(self, app: ASGIApp, config: Config) -> None:
+        self.app = app
+        self.allowed = allowed_origins(config)
+        self.max_body = config.max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if not origin_allowed(Headers(scope=scope), self.allowed):
+                # refused before the handshake is accepted: the browser sees a 403
+                await send({"type": "websocket.close", "code": 4403, "reason": "bad origin"})
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        method = scope["method"]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        if method not in SAFE_METHODS and not origin_allowed(headers, self.allowed):
+            await _refuse(
+                send_with_headers,
+                403,
+                "bad_origin",
+                "this request came from a page that is not the club's own",
+            )
+            return
+        length = headers.get("content-length")
+        chunked = "chunked" in headers.get("transfer-encoding", "").lower()
+        has_body = chunked or (length is not None and length.strip() not in ("", "0"))
+        if has_body:
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                await _refuse(
+                    send_with_headers,
+                    415,
+                    "not_json",
+                    f"a request body must be JSON (Content-Type: application/json), not "
+                    f"{kind or 'untyped'}",
+                )
+                return
+            if length is not None and (not length.isdigit() or int(length) > self.max_body):
+                await _refuse_too_large(send_with_headers, self.max_body)
+                return
+            receive = _bounded(receive, self.max_body)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except BodyTooLarge:
+            await _refuse_too_large(send_with_headers, self.max_body)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def _bounded(receive: Receive, limit: int) -> Receive:
+    seen = 0
+
+    async def bounded() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise BodyTooLarge
+        return message
+
+    return bounded
+
+
+async def _refuse_too_large(send: Send, limit: int) -> None:
+    await _refuse(send, 413, "too_large", f"the request body is larger than {limit} bytes")
+
+
+async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
+    body = json.dumps({"detail": detail, "code": code, "params": {}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class TimedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, with a time limit on each request's headers: a client
+    that sends them a byte at a time, or never, is cut off (slowloris)."""
+
+    header_timeout = 10.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self._header_timer: asyncio.TimerHandle | None = None
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _too_slow(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+def timed_http(seconds: float) -> type[TimedHttp]:
+    """The protocol class with its own header time limit (uvicorn takes a class)."""
+    return type("TimedHttp", (TimedHttp,), {"header_timeout": seconds})
