@@ -132,30 +132,34 @@ class Guard:
             if length is not None and (not length.isdigit() or int(length) > self.max_body):
                 await _refuse_too_large(send_with_headers, self.max_body)
                 return
-            receive = _bounded(receive, self.max_body)
-        try:
-            await self.app(scope, receive, send_with_headers)
-        except BodyTooLarge:
-            await _refuse_too_large(send_with_headers, self.max_body)
+            await self._bounded(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
 
+    async def _bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A body of unknown length, counted as it comes: past the limit the client gets
+        413 at once, and the app hears that the client went away (and is not heard)."""
+        seen = 0
+        refused = False
 
-class BodyTooLarge(Exception):
-    pass
+        async def counted() -> Message:
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    refused = True
+                    await _refuse_too_large(send, self.max_body)
+                    return {"type": "http.disconnect"}
+            return message
 
+        async def unless_refused(message: Message) -> None:
+            if not refused:
+                await send(message)
 
-def _bounded(receive: Receive, limit: int) -> Receive:
-    seen = 0
-
-    async def bounded() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise BodyTooLarge
-        return message
-
-    return bounded
+        await self.app(scope, counted, unless_refused)
 
 
 async def _refuse_too_large(send: Send, limit: int) -> None:
