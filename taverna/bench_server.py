@@ -199,7 +199,15 @@ def run_server_bench(
     tmp = tempfile.mkdtemp(prefix="taverna-bench-")
     url = database or f"sqlite:///{tmp}/bench.db"
     port = free_port()
-    env = {**os.environ, "TAVERNA_BOT_DELAY": "0"}
+    env = {
+        **os.environ,
+        "TAVERNA_BOT_DELAY": "0",
+        # thousands of sockets from this one address, some for one session: the bench's
+        # own limits, not a club's (README: the limits and their defaults)
+        "TAVERNA_SOCKETS_PER_ADDRESS": "1000000",
+        "TAVERNA_SOCKETS_PER_SESSION": "1000000",
+        "TAVERNA_SOCKET_RATE": "1000000/1",
+    }
     log_path = os.path.join(tmp, "serve.log")
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(

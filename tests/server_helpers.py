@@ -70,7 +70,16 @@ class Server:
     def __init__(self, url: str, **env: str) -> None:
         self.url = url
         self.port = free_port()
-        self.env = {**os.environ, "TAVERNA_BOT_DELAY": "0", **env}
+        self.env = {
+            **os.environ,
+            "TAVERNA_BOT_DELAY": "0",
+            # test clients play as fast as the server answers, all from 127.0.0.1: the
+            # limits a club sets for people are tested on their own (test_socket_abuse)
+            "TAVERNA_SOCKET_RATE": "100000/1",
+            "TAVERNA_SOCKETS_PER_ADDRESS": "100000",
+            "TAVERNA_SOCKETS_PER_SESSION": "100000",
+            **env,
+        }
         self.proc: subprocess.Popen[bytes] | None = None
         # its log in a file: a pipe nobody reads would stop a talkative server
         self.log = tempfile.NamedTemporaryFile(prefix="taverna-serve-", suffix=".log")  # noqa: SIM115

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -65,9 +66,9 @@ class FlakyStore:
 def _drain(conn: Conn) -> list[dict[str, Any]]:
     out = []
     while not conn.queue.empty():
-        msg = conn.queue.get_nowait()
-        assert msg is not None, "the room closed the connection"
-        out.append(msg)
+        text = conn.queue.get_nowait()
+        assert text is not None, "the room closed the connection"
+        out.append(json.loads(text))
     return out
 
 

@@ -8,6 +8,7 @@ given — not a move that is not stored (or numbered) yet.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -60,9 +61,9 @@ def _room(store: SlowStore) -> Room:
 def _drain(conn: Conn) -> list[dict[str, Any]]:
     out = []
     while not conn.queue.empty():
-        msg = conn.queue.get_nowait()
-        assert msg is not None
-        out.append(msg)
+        text = conn.queue.get_nowait()
+        assert text is not None
+        out.append(json.loads(text))
     return out
 
 

@@ -35,8 +35,8 @@ from ..store.repo import Conflict, NotFound, Store, TableInfo
 from . import accounts, errors
 from .config import Config
 from .errors import Refused
-from .guard import Guard
-from .rooms import DEFAULT_OPTIONS, Conn, RoomHub
+from .guard import Budget, Guard
+from .rooms import DEFAULT_OPTIONS, Conn, Room, RoomHub
 
 log = logging.getLogger("taverna.server")
 WEB = Path(__file__).parent.parent / "web" / "static"
@@ -451,105 +451,111 @@ def create_app(config: Config | None = None) -> FastAPI:
             player = await store.player_by_token(token) if token else None
             room = await hub.room(table_id)
         except NotFound:
-            await websocket.close(code=4404, reason="no such table")
+            # accepted, then closed with 4404 and a word: a refused handshake reaches a
+            # client only as a bare HTTP 403 (docs/protocol.md)
+            await _refuse_socket(
+                websocket, 4404, _error("no_table", f"there is no table {table_id!r}")
+            )
             return
         except DATABASE_AWAY:
             hub.database_lost()
             # 1013, "try again later": the client comes back by itself
             await websocket.close(code=1013, reason="the database is not answering")
             return
+        pid = player["id"] if player else None
+        address = accounts.client_address(config, websocket.headers, websocket.client)
+        admitted = hub.sockets.admit(address, pid)
+        if admitted is None:
+            await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
+            return
+        try:
+            await _table_session(websocket, hub, room, player)
+        finally:
+            hub.sockets.release(admitted)
+
+    async def _table_session(
+        websocket: WebSocket, hub: RoomHub, room: Room, player: dict[str, Any] | None
+    ) -> None:
         # a private table is unlisted: whoever has its link may watch
         seat = room.seat_of(player["id"] if player else None)
         if seat is not None and player is not None:
-            await accounts.note_seated(
-                hub, config, room.table, player["id"], websocket.headers, websocket.client
-            )
+            try:
+                await accounts.note_seated(
+                    hub, config, room.table, player["id"], websocket.headers, websocket.client
+                )
+            except DATABASE_AWAY:
+                hub.database_lost()
+                await websocket.close(code=1013, reason="the database is not answering")
+                return
         await websocket.accept()
-        conn = Conn(websocket, seat, player["id"] if player else None)
+        conn = Conn(websocket, seat, player["id"] if player else None, config.socket_queue_bytes)
         pump = asyncio.create_task(conn.pump())
+        budget = Budget(config.socket_rate)
         joined = False
         try:
-            while True:
+            while not conn.cut:
                 text = await _receive_text(websocket)
                 if text is None:
                     break
-                size = len(text.encode())
-                if size > config.max_message:
-                    limit = config.max_message
-                    conn.send(_error("too_large", f"message of {size} bytes; the limit is {limit}"))
+                msg = _parse_message(conn, text, config.max_message)
+                if msg is None:
+                    continue
+                kind, mid = msg["type"], msg.get("id")
+                # a welcome costs the server more than a move: a hello spends ten
+                if not budget.spend(10 if kind == "hello" else 1):
+                    if budget.refused > budget.count:
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    conn.send(_error("too_fast", TOO_FAST.format(config.socket_rate), mid))
                     continue
                 try:
-                    msg = json.loads(text)
-                except json.JSONDecodeError as e:
-                    conn.send(_error("bad_json", f"not JSON: {e.msg} at character {e.pos}"))
-                    continue
-                if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                    conn.send(_error("bad_message", "a message is an object with a string 'type'"))
-                    continue
-                kind = msg["type"]
-                mid = msg.get("id")
-                if kind == "hello":
-                    last = msg.get("last_seq")
-                    if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
-                        conn.send(_error("bad_message", "last_seq must be a whole number", mid))
-                        continue
-                    if joined:
-                        conn.send(room._welcome(conn, last))
-                    else:
-                        joined = True
-                        await room.join(conn, last)
-                elif kind == "act":
-                    if not joined:
-                        conn.send(_error("not_joined", "say hello first", mid))
-                    elif conn.seat is None:
-                        conn.send(_error("spectator", "spectators cannot act", mid))
-                    elif room.bot_plays(conn.seat):
-                        conn.send(_error("replaced", "a bot plays this seat now", mid))
-                    elif "action" not in msg:
-                        conn.send(_error("bad_message", "an act message needs an 'action'", mid))
-                    else:
-                        ok, why = await room.submit(conn.seat, msg["action"])
-                        if not ok and why is not None:
-                            code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
-                            conn.send(_error(code, why.message, mid, why.reason, why.params))
-                        elif mid is not None:
-                            conn.send({"type": "ack", "id": mid, "seq": room.seq})
-                elif kind == "ping":
-                    conn.send({"type": "pong", "id": mid})
-                else:
-                    conn.send(
-                        _error(
-                            "unknown_type", f"unknown message type {kind!r} (hello, act, ping)", mid
-                        )
-                    )
+                    joined = await _table_message(room, conn, msg, joined)
+                except Exception:
+                    # a bug must not take the connection (or the table) with it
+                    log.exception("table %s: a %s message failed", room.table.id, kind)
+                    conn.send(_error("server_error", SERVER_ERROR, mid))
         finally:
             if joined:
                 room.leave(conn)
-            pump.cancel()
-            with contextlib.suppress(BaseException):
-                await pump
+            await _stop(conn, pump)
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(websocket: WebSocket) -> None:
         hub: RoomHub = websocket.app.state.hub
         store: Store = websocket.app.state.store
-        await websocket.accept()
-        conn = Conn(websocket, None, None)
-        hub.lobby.add(conn)
-        pump = asyncio.create_task(conn.pump())
-        tables = await store.tables(("open", "playing"))
-        conn.send(
-            {
-                "type": "tables",
-                "tables": [t.public() for t in tables if t.options.get("public", True)],
-            }
-        )
+        address = accounts.client_address(config, websocket.headers, websocket.client)
+        admitted = hub.sockets.admit(address, None)
+        if admitted is None:
+            await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
+            return
         try:
-            while await _receive_text(websocket) is not None:
-                pass
+            try:
+                tables = await store.tables(("open", "playing"))
+            except DATABASE_AWAY:
+                hub.database_lost()
+                await websocket.close(code=1013, reason="the database is not answering")
+                return
+            await websocket.accept()
+            conn = Conn(websocket, None, None, config.socket_queue_bytes)
+            hub.lobby.add(conn)
+            pump = asyncio.create_task(conn.pump())
+            conn.send(
+                {
+                    "type": "tables",
+                    "tables": [t.public() for t in tables if t.options.get("public", True)],
+                }
+            )
+            budget = Budget(config.socket_rate)
+            try:
+                while not conn.cut and await _receive_text(websocket) is not None:
+                    if not budget.spend() and budget.refused > budget.count:
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+            finally:
+                hub.lobby.discard(conn)
+                await _stop(conn, pump)
         finally:
-            hub.lobby.discard(conn)
-            pump.cancel()
+            hub.sockets.release(admitted)
 
     # -------------------------------------------------------------- static
 
@@ -663,6 +669,86 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return plain
 
 
+TOO_FAST = "too many messages: at most {} (count/seconds), a hello counting ten"
+SERVER_ERROR = "the server failed on that message; nothing changed (it is logged)"
+
+
+def _parse_message(conn: Conn, text: str, limit: int) -> dict[str, Any] | None:
+    """A client message as an object with a string ``type``; else the client hears why."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        conn.send(_error("too_large", f"message of {size} bytes; the limit is {limit}"))
+        return None
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError as e:
+        conn.send(_error("bad_json", f"not JSON: {e.msg} at character {e.pos}"))
+        return None
+    except RecursionError:
+        conn.send(_error("bad_json", "not JSON this server reads: nested too deep"))
+        return None
+    except ValueError as e:  # a number of more than 4,300 digits
+        conn.send(_error("bad_json", f"not JSON this server reads: {e}"))
+        return None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        conn.send(_error("bad_message", "a message is an object with a string 'type'"))
+        return None
+    return msg
+
+
+async def _table_message(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> bool:
+    """Answer one message of a table's socket; whether the connection has joined now."""
+    kind, mid = msg["type"], msg.get("id")
+    if kind == "hello":
+        last = msg.get("last_seq")
+        if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
+            conn.send(_error("bad_message", "last_seq must be a whole number", mid))
+        elif joined:
+            conn.send(room._welcome(conn, last))
+        else:
+            await room.join(conn, last)
+            return True
+    elif kind == "act":
+        if not joined:
+            conn.send(_error("not_joined", "say hello first", mid))
+        elif conn.seat is None:
+            conn.send(_error("spectator", "spectators cannot act", mid))
+        elif room.bot_plays(conn.seat):
+            conn.send(_error("replaced", "a bot plays this seat now", mid))
+        elif "action" not in msg:
+            conn.send(_error("bad_message", "an act message needs an 'action'", mid))
+        else:
+            ok, why = await room.submit(conn.seat, msg["action"])
+            if not ok and why is not None:
+                code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
+                conn.send(_error(code, why.message, mid, why.reason, why.params))
+            elif mid is not None:
+                conn.send({"type": "ack", "id": mid, "seq": room.seq})
+    elif kind == "ping":
+        conn.send({"type": "pong", "id": mid})
+    else:
+        conn.send(_error("unknown_type", f"unknown message type {kind!r} (hello, act, ping)", mid))
+    return joined
+
+
+async def _stop(conn: Conn, pump: asyncio.Task[None]) -> None:
+    """End a connection's sender; one cut off is given a moment to say so (1008)."""
+    if conn.cut and not pump.done():
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(asyncio.shield(pump), 10)
+    pump.cancel()
+    with contextlib.suppress(BaseException):
+        await pump
+
+
+async def _refuse_socket(websocket: WebSocket, code: int, error: dict[str, Any]) -> None:
+    """Accept, say why in an error message, and close with ``code``."""
+    await websocket.accept()
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps(error))
+        await websocket.close(code=code, reason=error["code"])
+
+
 async def _receive_text(websocket: WebSocket) -> str | None:
     if websocket.application_state == WebSocketState.DISCONNECTED:
         return None
@@ -704,3 +790,9 @@ def _check_level(level: str) -> None:
         raise Refused(
             422, "unknown_bot", f"unknown bot level {level!r} (choose {', '.join(LEVELS)})"
         )
+
+
+TOO_MANY_SOCKETS = _error(
+    "too_many_connections",
+    "too many connections at once from your address or your session: close some tabs",
+)

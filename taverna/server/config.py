@@ -41,6 +41,17 @@ class Config:
     max_body: int = field(default_factory=lambda: int(_env("MAX_BODY", "65536")))
     #: seconds a client has to send a request's headers whole
     header_timeout: float = field(default_factory=lambda: float(_env("HEADER_TIMEOUT", "10")))
+    #: WebSockets at once from one address, and for one session (the benches set more)
+    sockets_per_address: int = field(default_factory=lambda: int(_env("SOCKETS_PER_ADDRESS", "60")))
+    sockets_per_session: int = field(default_factory=lambda: int(_env("SOCKETS_PER_SESSION", "12")))
+    #: messages a WebSocket may send, as "count/seconds" (a hello counts as ten)
+    socket_rate: str = field(default_factory=lambda: _env("SOCKET_RATE", "60/10"))
+    #: bytes waiting to be sent to one WebSocket before a client that does not read is cut off
+    socket_queue_bytes: int = field(
+        default_factory=lambda: int(_env("SOCKET_QUEUE_BYTES", str(4 << 20)))
+    )
+    #: the most missed updates a welcome replays; beyond, it sends the state alone
+    max_catch_up: int = field(default_factory=lambda: int(_env("MAX_CATCH_UP", "500")))
     #: this server's name among the club's nodes (its heartbeat in the database)
     node: str = field(default_factory=lambda: _env("NODE", "main"))
     #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -223,3 +225,56 @@ class TimedHttp(HttpToolsProtocol):
 def timed_http(seconds: float) -> type[TimedHttp]:
     """The protocol class with its own header time limit (uvicorn takes a class)."""
     return type("TimedHttp", (TimedHttp,), {"header_timeout": seconds})
+
+
+class Budget:
+    """A token bucket: on average at most ``count`` messages per ``seconds``, and never
+    more than ``count`` at once. ``spec`` is "count/seconds"."""
+
+    def __init__(self, spec: str) -> None:
+        count, _, seconds = spec.partition("/")
+        self.count = float(count)
+        self.rate = self.count / float(seconds or 1)
+        self.tokens = self.count
+        self.at = time.monotonic()
+        #: messages refused in a row: a client that goes on regardless is cut off
+        self.refused = 0
+
+    def spend(self, cost: float = 1) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.count, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
+
+
+class SocketCounts:
+    """How many WebSockets each address and each session holds open at once."""
+
+    def __init__(self, per_address: int, per_session: int) -> None:
+        self.per_address = per_address
+        self.per_session = per_session
+        self.open: Counter[str] = Counter()
+
+    def admit(self, address: str, session: str | None) -> list[str] | None:
+        """The keys to :meth:`release` later, or None when one limit is reached."""
+        keys = [f"address {address}"]
+        if session is not None:
+            keys.append(f"session {session}")
+        if self.open[keys[0]] >= self.per_address:
+            return None
+        if session is not None and self.open[keys[1]] >= self.per_session:
+            return None
+        for k in keys:
+            self.open[k] += 1
+        return keys
+
+    def release(self, keys: list[str]) -> None:
+        for k in keys:
+            self.open[k] -= 1
+            if self.open[k] <= 0:
+                del self.open[k]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import multiprocessing
 import os
@@ -40,6 +41,7 @@ from ..games.base import (
 from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, Store, StoredGame, TableInfo
 from .config import Config
+from .guard import SocketCounts
 from .names import seat_name
 
 log = logging.getLogger("taverna.rooms")
@@ -62,30 +64,51 @@ class Refusal:
 
 @dataclass(eq=False)
 class Conn:
-    """One WebSocket: a seat's player or a spectator (seat None)."""
+    """One WebSocket: a seat's player or a spectator (seat None).
+
+    Messages are written once, as JSON text (ASCII: a lone surrogate in a name travels
+    escaped rather than breaking the sender), and queued for :meth:`pump`. What is
+    queued is bounded in bytes: a client that does not read is cut loose (1008) rather
+    than grow the server without bound.
+    """
 
     ws: WebSocket
     seat: int | None
     player_id: str | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(
-        default_factory=lambda: asyncio.Queue(maxsize=1000)
-    )
+    #: the most bytes waiting to be sent to this client
+    limit: int = 4 << 20
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queued: int = 0
+    cut: bool = False
 
     def send(self, msg: dict[str, Any]) -> None:
-        try:
-            self.queue.put_nowait(msg)
-        except asyncio.QueueFull:
-            # a client that does not read: cut it loose rather than grow without bound
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+        if self.cut:
+            return
+        text = json.dumps(msg, separators=(",", ":"))
+        if self.queued + len(text) > self.limit:
+            self.cut = True
+            self.queue.put_nowait(None)
+            return
+        self.queued += len(text)
+        self.queue.put_nowait(text)
 
     async def pump(self) -> None:
-        while True:
-            msg = await self.queue.get()
-            if msg is None:
-                await self.ws.close(code=1008)
-                return
-            await self.ws.send_json(msg)
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None or self.cut:  # what is still queued is dropped
+                    await self.ws.close(code=1008, reason="the client does not read its messages")
+                    return
+                self.queued -= len(text)
+                await self.ws.send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # the sender never dies alone: without it the connection would only seem open
+            self.cut = True
+            log.warning("a connection's sender failed; closing it", exc_info=True)
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1011)
 
 
 class Unresumable(Exception):
@@ -381,7 +404,11 @@ class Room:
         if self.state is None:
             return msg
         msg["view"] = self._view(conn.seat)
-        if last_seq is not None and 0 <= last_seq <= self.seq:
+        if last_seq is not None and self.seq - last_seq > self.config.max_catch_up:
+            # too far behind to replay it all: the state alone (docs/protocol.md)
+            msg["missed"] = []
+            msg["snapshot"] = True
+        elif last_seq is not None and 0 <= last_seq <= self.seq:
             msg["missed"] = [
                 {"seq": k, "events": [event_for(e, conn.seat) for e in self.history[k - 1]]}
                 for k in range(last_seq + 1, self.seq + 1)
@@ -764,6 +791,7 @@ class RoomHub:
         #: since when (monotonic) the database has not answered; None while it does
         self.database_down_since: float | None = None
         self.closing = False
+        self.sockets = SocketCounts(config.sockets_per_address, config.sockets_per_session)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._recovering = asyncio.Lock()
 

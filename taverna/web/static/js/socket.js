@@ -62,10 +62,16 @@ export class Reconnecting {
       }
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (ws !== this.ws) return;
       this.stopPings();
       if (this.closed) return;
+      if (e.code === 4404) {
+        // the server says there is no such table: trying again will not make one
+        this.closed = true;
+        this.onStatus('gone');
+        return;
+      }
       this.onStatus('lost');
       // 0.5 s, 1 s, 2 s, 4 s, then every 5 s
       const delay = Math.min(5000, 500 * 2 ** this.attempt++);

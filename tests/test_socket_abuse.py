@@ -1,0 +1,215 @@
+"""Hostile WebSocket clients (issue 13, items 4 and 5): every frame gets an answer or
+a documented close code, the sender never dies alone, and no client can make the
+server grow or stall for the others."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+
+from .server_helpers import Person, Seat, Server, database_url
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with small limits, to reach them quickly."""
+    srv = Server(
+        database_url("sqlite", tmp_path_factory.mktemp("tight")),
+        TAVERNA_SOCKET_RATE="40/10",
+        TAVERNA_SOCKETS_PER_ADDRESS="6",
+        TAVERNA_SOCKETS_PER_SESSION="3",
+        TAVERNA_MAX_CATCH_UP="5",
+    ).start()
+    yield srv
+    srv.stop()
+
+
+async def _answer(seat: Seat, kind: str = "error") -> dict[str, Any]:
+    return await seat.expect(kind, timeout=10)
+
+
+async def _still_alive(seat: Seat) -> None:
+    await seat.send({"type": "ping", "id": "alive"})
+    pong = await seat.expect("pong", timeout=10)
+    assert pong["id"] == "alive"
+
+
+def test_frames_that_broke_the_handler_get_an_error_and_the_socket_stays(tight: Server) -> None:
+    ana = Person(tight, "Ana")
+    tid = ana.create("dominoes")["id"]
+
+    async def go() -> None:
+        seat = Seat(tight, tid, ana.cookie)
+        await seat.connect()
+        await seat.send("[" * 8000)
+        assert "nested too deep" in (await _answer(seat))["message"]
+        await seat.send('{"type": "hello", "last_seq": ' + "9" * 5000 + "}")
+        assert (await _answer(seat))["code"] == "bad_json"
+        # a lone surrogate, written as JSON escapes: echoed back escaped, nothing breaks
+        await seat.send(
+            '{"type": "act", "id": "\\ud800", "action": {"type": "play", "tile": "\\udc00"}}'
+        )
+        error = await _answer(seat)
+        assert error["id"] == "\ud800"  # (a spectator's act: refused, and the id echoed)
+        await seat.ws.send(b"\xff\xfe not text")  # a binary frame, not UTF-8
+        assert (await _answer(seat))["code"] == "bad_json"
+        await _still_alive(seat)
+        await seat.close()
+
+    asyncio.run(go())
+
+
+def test_a_table_that_does_not_exist_says_so_and_closes_with_4404(tight: Server) -> None:
+    async def go() -> None:
+        async with websockets.connect(f"{tight.ws}/ws/tables/nosuch") as ws:
+            error = json.loads(await ws.recv())
+            assert error["code"] == "no_table" and "nosuch" in error["message"]
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+    asyncio.run(go())
+
+
+def test_a_flooding_client_is_told_then_cut_off(tight: Server) -> None:
+    ana = Person(tight, "Ana")
+    tid = ana.create("dominoes")["id"]
+
+    async def go() -> None:
+        seat = Seat(tight, tid, ana.cookie)
+        await seat.connect()  # the hello spent 10 of the 40
+        for i in range(100):
+            await seat.send({"type": "ping", "id": i})
+        codes = []
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                msg = await seat.recv()
+                codes.append(msg.get("code", msg["type"]))
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert codes.count("pong") in (30, 31)  # what the budget allowed (and refilled)
+        assert "too_fast" in codes
+        # and the person is welcome again on a new connection, the table untouched
+        again = Seat(tight, tid, ana.cookie)
+        await again.connect()
+        await _still_alive(again)
+        await again.close()
+
+    asyncio.run(go())
+
+
+def test_sockets_are_limited_per_address_and_per_session(tight: Server) -> None:
+    people = [Person(tight, f"P{i}") for i in range(3)]
+    tid = people[0].create("dominoes")["id"]
+
+    async def _refused(cookie: str | None) -> None:
+        headers = {"Cookie": cookie} if cookie else {}
+        url = f"{tight.ws}/ws/tables/{tid}"
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            assert json.loads(await ws.recv())["code"] == "too_many_connections"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+    async def go() -> None:
+        mine = [Seat(tight, tid, people[0].cookie) for _ in range(3)]
+        for s in mine:
+            await s.connect()
+        await _refused(people[0].cookie)  # a fourth for one session
+        others = [Seat(tight, tid, p.cookie) for p in people[1:]] + [Seat(tight, tid)]
+        for s in others:
+            await s.connect()  # six from this address in all
+        await _refused(people[2].cookie)  # a seventh from the address
+        await _refused(None)
+        await mine[0].close()
+        seventh = Seat(tight, tid, people[2].cookie)
+        await asyncio.sleep(0.2)
+        await seventh.connect()  # room again once one closed
+        for s in [*mine[1:], *others, seventh]:
+            await s.close()
+
+    asyncio.run(go())
+
+
+def test_a_catch_up_too_long_is_a_snapshot(tight: Server) -> None:
+    ana = Person(tight, "Ana")
+    tid = ana.play_at("dominoes", settings={"target": 200}, bots={1: "greedy"})
+
+    async def go() -> None:
+        seat = Seat(tight, tid, ana.cookie)
+        await seat.connect()
+        await seat.play(until=lambda v: len(v["line"]) >= 8)
+        await seat.close()
+        again = Seat(tight, tid, ana.cookie)
+        welcome = await again.connect(last_seq=0)
+        assert welcome["snapshot"] is True and welcome["missed"] == []
+        # the state as it is now (the bot may have moved since)
+        assert len(welcome["view"]["line"]) >= len(seat.view["line"])  # type: ignore[index]
+        near = Seat(tight, tid, ana.cookie)
+        w = await near.connect(last_seq=welcome["seq"] - 2)
+        # (the bot may have moved again since: then that is missed too)
+        assert [m["seq"] for m in w["missed"]] == list(range(welcome["seq"] - 1, w["seq"] + 1))
+        assert "snapshot" not in w
+        await again.close()
+        await near.close()
+
+    asyncio.run(go())
+
+
+def _rss_mb(server: Server) -> float:
+    assert server.proc is not None
+    with open(f"/proc/{server.proc.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.slow
+def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
+    """Three sockets each send a thousand hellos from the start of a long game and
+    never read: each is cut off once its queue is full, and the server stays small."""
+    srv = Server(
+        database_url("sqlite", tmp_path),
+        TAVERNA_SOCKET_RATE="100000/1",  # only the queue limit stands in the way here
+        TAVERNA_SOCKET_QUEUE_BYTES=str(1 << 20),
+    ).start()
+    try:
+        ana = Person(srv, "Ana")
+        tid = ana.play_at("dominoes", settings={"target": 250}, bots={1: "greedy"})
+
+        async def go() -> None:
+            seat = Seat(srv, tid, ana.cookie)
+            await seat.connect()
+            await seat.play(until=lambda v: v["hand_no"] >= 2 or v["over"])
+            await seat.close()
+            before = _rss_mb(srv)
+            hello = json.dumps({"type": "hello", "last_seq": 0})
+            sockets = [
+                await websockets.connect(f"{srv.ws}/ws/tables/{tid}", max_size=None)
+                for _ in range(3)
+            ]
+            for ws in sockets:
+                for _ in range(1000):
+                    await ws.send(hello)
+            await asyncio.sleep(2)
+            grown = _rss_mb(srv) - before
+            assert grown < 150, f"the server grew by {grown:.0f} MB"
+            for ws in sockets:
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    while True:
+                        await ws.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+            # and everybody else is served as ever
+            other = Seat(srv, tid, ana.cookie)
+            await other.connect()
+            await _still_alive(other)
+            await other.close()
+
+        asyncio.run(go())
+    finally:
+        srv.stop()
