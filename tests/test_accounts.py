@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import httpx
@@ -172,15 +173,18 @@ def test_private_data_is_refused_to_others(server: Server) -> None:
 def test_failed_logins_are_limited_per_name_and_per_address(server: Server) -> None:
     hugo = Member(server, "Hugo", "10.2.0.1")
     wrong = {"username": hugo.name, "password": "not the password"}
+    right = {"username": hugo.name, "password": PASSWORD}
     for k in range(3):  # TAVERNA_LOGIN_LIMIT_NAME=3/60, each from another address
         assert client(server, f"10.2.1.{k}").post("/api/login", json=wrong).status_code == 401
-    r = client(server, "10.2.1.9").post(
-        "/api/login", json={"username": hugo.name, "password": PASSWORD}
-    )
-    assert r.status_code == 429  # even the right password waits now
+    # the name has failed too often: an address that failed for it waits, even with the
+    # right password (it may be the attacker's, who guessed right) ...
+    r = client(server, "10.2.1.0").post("/api/login", json=right)
+    assert r.status_code == 429
     assert "this username" in r.json()["detail"] and "try again in" in r.json()["detail"]
     assert 0 < int(r.headers["Retry-After"]) <= 60
     assert r.json()["retry_after"] == int(r.headers["Retry-After"])
+    # ... but the owner, from an address with no failures, is never locked out
+    assert client(server, "10.2.1.9").post("/api/login", json=right).status_code == 200
     assert hugo.http.get("/api/me").status_code == 200  # an open session is not affected
 
     # one address trying many names: TAVERNA_LOGIN_LIMIT_ADDRESS=6/60
@@ -197,6 +201,35 @@ def test_failed_logins_are_limited_per_name_and_per_address(server: Server) -> N
         "/api/login", json={"username": ivo.name, "password": PASSWORD}
     )
     assert r.status_code == 200
+    # and logging in right is not a failure: the same address may do it again and again
+    for _ in range(8):
+        r = client(server, "10.2.3.3").post(
+            "/api/login", json={"username": ivo.name, "password": PASSWORD}
+        )
+        assert r.status_code == 200
+
+
+def test_logins_at_once_are_counted_before_the_hash(server: Server) -> None:
+    """61 logins at once for one name from one address (60 wrong, the right one last),
+    and 100 at once for 100 names: the limits hold however many arrive together."""
+    jo = Member(server, "Jo", "10.5.0.1")
+    wrong = {"username": jo.name, "password": "not the password"}
+    right = {"username": jo.name, "password": PASSWORD}
+
+    async def burst(address: str, bodies: list[dict[str, str]]) -> list[int]:
+        headers = {"X-Forwarded-For": address}
+        async with httpx.AsyncClient(base_url=server.http, timeout=60, headers=headers) as c:
+            answers = await asyncio.gather(*(c.post("/api/login", json=b) for b in bodies))
+        return [a.status_code for a in answers]
+
+    codes = asyncio.run(burst("10.5.1.1", [wrong] * 60 + [right]))
+    assert codes.count(401) <= 3 and codes.count(429) >= 57, codes  # NAME limit 3/60
+    assert codes[-1] == 429  # the right password from the attacker's address waits too
+    names = [{"username": unique("Nobody"), "password": "not the password"} for _ in range(100)]
+    codes = asyncio.run(burst("10.5.2.1", names))
+    assert codes.count(401) <= 6 and codes.count(429) >= 94, codes  # ADDRESS limit 6/60
+    # the owner, elsewhere, is not held back by any of it
+    assert client(server, "10.5.3.1").post("/api/login", json=right).status_code == 200
 
 
 def test_registrations_are_limited_per_address(server: Server) -> None:

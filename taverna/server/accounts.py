@@ -194,6 +194,18 @@ class RateLimit:
     def reset(self, key: str) -> None:
         self.hits.pop(key, None)
 
+    def holds(self, key: str) -> bool:
+        """Whether ``key`` has any hit within the window."""
+        return self._fresh(key) is not None
+
+    def refund(self, key: str) -> None:
+        """Take back the newest hit of ``key`` (a try counted up front that succeeded)."""
+        q = self._fresh(key)
+        if q:
+            q.pop()
+            if not q:
+                del self.hits[key]
+
 
 class TooMany(Exception):
     def __init__(self, what: str, seconds: float) -> None:
@@ -464,22 +476,28 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     hub, config = _hub(request), _config(request)
     key = username_key(body.username.strip())
     address = client_address(config, request.headers, request.client)
-    wait = hub.login_by_name.retry_after(key)
-    if wait:
-        raise TooMany("failed logins for this username", wait)
+    # Every try is counted before its password is hashed (many at once cannot all slip
+    # past the limits while the first ones hash), and given back if it succeeds. An
+    # address that failed too often waits. A username that failed too often waits only
+    # for addresses with failures of their own: an attacker cannot lock its owner out,
+    # and the owner's right password from a clean address always gets in.
     wait = hub.login_by_address.retry_after(address)
     if wait:
         raise TooMany("failed logins from your address", wait)
+    wait = hub.login_by_name.retry_after(key)
+    if wait and hub.login_by_address.holds(address):
+        raise TooMany("failed logins for this username from your address", wait)
+    hub.login_by_address.hit(address)
+    hub.login_by_name.hit(key)
     found = await hub.accounts.credentials(key)
     # an unknown name costs the same time as a wrong password: no telling which it was
     stored = found[1] if found else _dummy_hash()
     ok = await hub.verify_password(stored, body.password)
     if not ok or found is None:
-        hub.login_by_name.hit(key)
-        hub.login_by_address.hit(address)
         raise Refused(401, "wrong_credentials", "wrong username or password")
+    hub.login_by_address.refund(address)
+    hub.login_by_name.refund(key)
     player_id = found[0]
-    hub.login_by_name.reset(key)
     if HASHER.check_needs_rehash(stored):
         await hub.accounts.set_password_hash(player_id, await hub.hash_password(body.password))
     old = request.cookies.get(COOKIE)
