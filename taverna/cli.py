@@ -220,6 +220,41 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_look_alikes(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .server.config import Config
+    from .server.names import skeleton
+    from .store.accounts import AccountStore
+    from .store.db import check_database, display_url
+    from .store.repo import Store
+
+    url = args.database or Config().database_url
+    problem = check_database(url)
+    if problem is not None:
+        print(f"taverna admin: database {display_url(url)}: {problem}", file=sys.stderr)
+        return 1
+
+    async def look() -> list[list[str]]:
+        store = await asyncio.to_thread(Store, url)
+        try:
+            accounts = AccountStore(store)
+            await accounts.fill_skeletons(skeleton)
+            return await accounts.look_alikes()
+        finally:
+            await asyncio.to_thread(store.close)
+
+    groups = asyncio.run(look())
+    if args.json:
+        print(json.dumps(groups, ensure_ascii=False))
+    else:
+        for group in groups:
+            print("  ".join(group))
+        if not groups:
+            print("no look-alike account names", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taverna",
@@ -256,6 +291,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="log every HTTP request and WebSocket to stderr (or TAVERNA_ACCESS_LOG=1)",
     )
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser(
+        "admin",
+        help="look after the club's data (operators)",
+        description="Operators' tools on the club's database.",
+    )
+    admin = p.add_subparsers(dest="admin_command", required=True, metavar="TOOL")
+    a = admin.add_parser(
+        "look-alikes",
+        help="accounts whose names look alike (made before look-alikes were refused)",
+        description=(
+            "List groups of registered accounts whose names look alike to the eye "
+            "(Cyrillic 'А' for Latin 'A', 'l' for 'I', any case). They keep their names; "
+            "new look-alikes are refused. One group per line."
+        ),
+    )
+    a.add_argument(
+        "--database",
+        default=None,
+        help="database URL (default: TAVERNA_DATABASE_URL, else sqlite:///taverna.db)",
+    )
+    a.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    a.set_defaults(func=_cmd_look_alikes)
 
     p = sub.add_parser(
         "replay",

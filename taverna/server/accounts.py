@@ -29,13 +29,14 @@ from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
+from zxcvbn import zxcvbn
 
 from ..games import get_game
 from ..store.accounts import WELCOME_CHIPS, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
 from .errors import Refused, answer, game_named
-from .names import seat_name
+from .names import NameProblem, clean_name, seat_name, skeleton
 from .rooms import RoomHub
 
 log = logging.getLogger("taverna.accounts")
@@ -47,52 +48,11 @@ USERNAME_RULE = (
 )
 PASSWORD_RULE = (
     "a password needs at least 10 characters (at most 128), must not contain the username, "
-    "and must not be a common password"
+    "and must be hard to guess: not a common password, word, name, date or keyboard pattern "
+    "(a few words of your own, or a longer phrase, will do)"
 )
-COMMON_PASSWORDS = frozenset(
-    [
-        "password",
-        "password1",
-        "password12",
-        "password123",
-        "password1234",
-        "passw0rd1234",
-        "qwertyuiop",
-        "qwertyuiop1",
-        "1234567890",
-        "0123456789",
-        "1234567890a",
-        "12345678910",
-        "0987654321",
-        "1q2w3e4r5t",
-        "1qaz2wsx3edc",
-        "iloveyou123",
-        "letmein123",
-        "welcome123",
-        "administrator",
-        "changeme123",
-        "trustno1234",
-        "football123",
-        "baseball123",
-        "dragon1234",
-        "monkey1234",
-        "sunshine123",
-        "princess123",
-        "abcdefghij",
-        "abcdefghijk",
-        "abc1234567",
-        "qwerty1234",
-        "qwerty12345",
-        "asdfghjkl1",
-        "zaq12wsxcv",
-        "taverna123",
-        "tavernataverna",
-        "muggins123",
-        "dominoes123",
-        "mus1234567",
-    ]
-)
-
+#: zxcvbn's score a password needs: 3, "safely unguessable" (about 10^8 guesses or more)
+STRENGTH = 3
 HASHER = PasswordHasher()  # argon2id, RFC 9106's second recommended parameters
 
 
@@ -105,12 +65,26 @@ def username_key(name: str) -> str:
 
 
 def check_username(name: str) -> str:
-    """The username as it will show (NFKC); raises ValueError with the rule."""
+    """The username as it will show (NFKC); raises ValueError with the rule.
+
+    Letters of one script: a name that mixes Latin with Cyrillic or Greek letters is
+    how look-alikes of other names are made ("Аdmin").
+    """
     name = unicodedata.normalize("NFKC", name.strip())
     ok = 3 <= len(name) <= 20 and name[0].isalnum() and all(c.isalnum() or c in "._-" for c in name)
     if not ok:
         raise ValueError(USERNAME_RULE)
+    scripts = {_script(c) for c in name if c.isalpha()}
+    if len(scripts) > 1:
+        raise ValueError(
+            f"{USERNAME_RULE}, all of one alphabet (this one mixes {' and '.join(sorted(scripts))})"
+        )
     return name
+
+
+def _script(c: str) -> str:
+    """The alphabet of a letter, as the first word of its Unicode name says ("LATIN")."""
+    return unicodedata.name(c, "OTHER").split()[0].title()
 
 
 def password_problem(username: str, password: str) -> tuple[str, str] | None:
@@ -129,8 +103,13 @@ def password_problem(username: str, password: str) -> tuple[str, str] | None:
     folded = password.casefold()
     if username_key(username) in folded:
         return "has_username", f"the password contains the username: {PASSWORD_RULE}"
-    if folded in COMMON_PASSWORDS or len(set(folded)) <= 2:
-        return "too_common", f"the password is too easy to guess: {PASSWORD_RULE}"
+    estimate = zxcvbn(password, user_inputs=[username, "taverna", "muggins", "mus", "dominoes"])
+    if estimate["score"] < STRENGTH:
+        hint = estimate["feedback"].get("warning") or "it is easy to guess"
+        return (
+            "too_common",
+            f"the password is too easy to guess ({hint.rstrip('.')}): {PASSWORD_RULE}",
+        )
     return None
 
 
@@ -227,6 +206,12 @@ class ClubHub(RoomHub):
         self.registrations = RateLimit(config.register_limit)
         # argon2 takes 64 MiB and some CPU per hash: a few at a time, whatever the load
         self.hashing = asyncio.Semaphore(2)
+
+    async def open(self) -> int:
+        filled = await self.accounts.fill_skeletons(skeleton)
+        if filled:
+            log.info("%d account name(s) given their look-alike skeleton", filled)
+        return await super().open()
 
     async def hash_password(self, password: str) -> str:
         async with self.hashing:
@@ -330,13 +315,28 @@ async def check_official_seat(request: Request, table_id: str, player: dict[str,
         )
 
 
+def guest_name(raw: str) -> str:
+    """A guest's name as it will show (``names.clean_name``); Refused 422 if it may not be."""
+    try:
+        return clean_name(raw)
+    except NameProblem as e:
+        if e.kind == "blank":
+            raise Refused(422, "blank_name", str(e)) from None
+        raise Refused(422, "bad_name", str(e), problem=e.kind, char=e.char) from None
+
+
 async def check_guest_name(request: Request, name: str) -> None:
-    """A guest may not take a registered player's name (compared as usernames are)."""
-    if await _hub(request).accounts.username_taken(username_key(name)):
+    """A guest may not take a registered player's name, nor one that looks like it
+    (Cyrillic "Аdmin" beside "Admin"; compared without case)."""
+    accounts = _hub(request).accounts
+    like = await accounts.looks_like(skeleton(name))
+    if like is None and await accounts.username_taken(username_key(name)):
+        like = name  # an account made before skeletons were kept, not filled in yet
+    if like is not None:
         raise Refused(
             409,
             "name_registered",
-            f"the name {name!r} belongs to a registered player: choose another, "
+            f"the name {name!r} belongs to a registered player ({like}): choose another, "
             "or log in if it is yours",
             name=name,
         )
@@ -456,11 +456,16 @@ async def register(
     password_hash = await hub.hash_password(body.password)
     try:
         me = await hub.accounts.register(
-            name, username_key(name), password_hash, player["id"] if player else None
+            name,
+            username_key(name),
+            password_hash,
+            player["id"] if player else None,
+            skeleton(name),
         )
-    except NameTaken:
+    except NameTaken as e:
+        taken = f"looks like {e.like!r}, which is taken" if e.like else "is taken"
         raise Refused(
-            409, "name_taken", f"the username {name!r} is taken: choose another", name=name
+            409, "name_taken", f"the username {name!r} {taken}: choose another", name=name
         ) from None
     hub.renamed(me["id"], me["name"])  # a guest's tables now say the name they chose
     old = request.cookies.get(COOKIE)

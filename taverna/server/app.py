@@ -185,9 +185,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     async def start_session(
         body: SessionIn, request: Request, response: Response
     ) -> dict[str, Any]:
-        name = body.name.strip()
-        if not name:
-            raise Refused(422, "blank_name", "the name must not be blank")
+        name = accounts.guest_name(body.name)
         await accounts.check_guest_name(request, name)
         player, token = await store_of(request).create_guest(name)
         response.set_cookie(

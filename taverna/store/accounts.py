@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -56,7 +57,12 @@ ABANDON_POINTS = -20
 
 
 class NameTaken(Exception):
-    """The username belongs to somebody else (compared without case)."""
+    """The username belongs to somebody else (compared without case), or looks like
+    one that does: ``like`` is that name as it shows."""
+
+    def __init__(self, name: str, like: str | None = None) -> None:
+        super().__init__(name)
+        self.like = like
 
 
 class NotEnoughChips(Conflict):
@@ -75,14 +81,26 @@ class AccountStore:
     # ------------------------------------------------------------ accounts
 
     async def register(
-        self, name: str, username: str, password_hash: str, guest_id: str | None
+        self,
+        name: str,
+        username: str,
+        password_hash: str,
+        guest_id: str | None,
+        skeleton: str | None = None,
     ) -> dict[str, Any]:
-        """Make an account (from the caller's guest player if any): raises NameTaken."""
+        """Make an account (from the caller's guest player if any): raises NameTaken,
+        also for a name whose ``skeleton`` (what it looks like) an account has."""
 
         def q(s: Session) -> dict[str, Any]:
             taken = s.execute(select(Player.id).where(Player.username == username)).first()
             if taken is not None:
                 raise NameTaken(name)
+            if skeleton is not None:
+                like = s.execute(
+                    select(Player.name).where(Player.skeleton == skeleton).limit(1)
+                ).first()
+                if like is not None:
+                    raise NameTaken(name, like[0])
             player = s.get(Player, guest_id) if guest_id else None
             if player is None or player.username is not None:
                 player = Player(id=new_id(16), name=name, chips=0)
@@ -91,6 +109,7 @@ class AccountStore:
                 _rename(s, player.id, name)
             player.name = name
             player.username = username
+            player.skeleton = skeleton
             player.password_hash = password_hash
             player.registered_at = now()
             s.flush()
@@ -187,6 +206,54 @@ class AccountStore:
                 }
                 for e in rows
             ]
+
+        return await self.store.run(q)
+
+    async def looks_like(self, skeleton: str) -> str | None:
+        """The name of an account that looks like ``skeleton`` (see
+        ``taverna.server.names.skeleton``), or None."""
+
+        def q(s: Session) -> str | None:
+            row = s.execute(select(Player.name).where(Player.skeleton == skeleton).limit(1)).first()
+            return None if row is None else str(row[0])
+
+        return await self.store.run(q)
+
+    async def fill_skeletons(self, skeleton: Callable[[str], str]) -> int:
+        """Give every account made before skeletons were kept its own; how many."""
+
+        def q(s: Session) -> int:
+            rows = s.execute(
+                select(Player.id, Player.name).where(
+                    Player.username.is_not(None), Player.skeleton.is_(None)
+                )
+            ).all()
+            for pid, name in rows:
+                s.execute(update(Player).where(Player.id == pid).values(skeleton=skeleton(name)))
+            return len(rows)
+
+        return await self.store.run(q)
+
+    async def look_alikes(self) -> list[list[str]]:
+        """Accounts whose names look alike (one skeleton), made before that was refused:
+        they keep their names; moderators (operators, for now) should know of them."""
+
+        def q(s: Session) -> list[list[str]]:
+            dup = (
+                select(Player.skeleton)
+                .where(Player.skeleton.is_not(None))
+                .group_by(Player.skeleton)
+                .having(func.count() > 1)
+            )
+            rows = s.execute(
+                select(Player.skeleton, Player.name)
+                .where(Player.skeleton.in_(dup))
+                .order_by(Player.skeleton, Player.registered_at)
+            ).all()
+            groups: dict[str, list[str]] = defaultdict(list)
+            for skel, name in rows:
+                groups[str(skel)].append(name)
+            return list(groups.values())
 
         return await self.store.run(q)
 

@@ -39,6 +39,9 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     # accounts only: the username as compared (NFKC, casefolded); ``name`` shows it as typed
     username: Mapped[str | None] = mapped_column(String(40), unique=True, nullable=True)
+    # accounts only: what the name looks like (look-alikes share it; not unique, since
+    # accounts made before it was kept keep their names)
+    skeleton: Mapped[str | None] = mapped_column(String(80), index=True, nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     chips: Mapped[int] = mapped_column(BigInteger, default=0)

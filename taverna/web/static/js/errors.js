@@ -46,7 +46,7 @@ function windowVariant(params, me) {
  */
 export function explainHttp({ code, params = {}, detail }, fmt = {}) {
   let key = null;
-  if (code === 'weak_password') key = pick('error.weak_password', params.problem);
+  if (code === 'weak_password' || code === 'bad_name') key = pick(`error.${code}`, params.problem);
   else if (code === 'table_not_open') key = pick('error.table_not_open', params.status);
   else if (code) key = pick(`error.${code}`);
   return key ? t(key, facts(params, fmt, detail)) : detail;

@@ -1,0 +1,168 @@
+"""Names people type (issue 13, items 6 and 7): no invisible characters, no look-alike of
+an account's name, bots' names for bots; passwords hard to guess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from taverna.server.accounts import check_username, password_problem
+from taverna.server.names import NameProblem, clean_name, skeleton
+
+from .accounts_helpers import ACCOUNT_ENV, PASSWORD
+from .restart_helpers import sql
+from .server_helpers import Server, database_url, drop_database
+
+CYRILLIC_A = "\u0410"  # А
+CYRILLIC_I = "\u0456"  # і
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind"),
+    [
+        ("Admin\u200b", "invisible"),  # a zero-width space at the end
+        ("\u200b", "invisible"),  # nothing but
+        ("Ana\u202eoB", "invisible"),  # a right-to-left override
+        ("Ana\u0000", "invisible"),
+        ("Ana\nBea", "invisible"),
+        ("Bruno (bot, medium)", "bot"),
+        ("Eve ( BOT )", "bot"),
+        ("   ", "blank"),
+    ],
+)
+def test_names_that_do_not_show_what_they_are_are_refused(raw: str, kind: str) -> None:
+    with pytest.raises(NameProblem) as e:
+        clean_name(raw)
+    assert e.value.kind == kind
+
+
+def test_names_are_shown_as_normalised() -> None:
+    assert clean_name("  Ana   Maria ") == "Ana Maria"
+    assert clean_name("\uff21na") == "Ana"  # NFKC: fullwidth A
+    assert clean_name("José") == "José"
+    assert clean_name("Bot Lover") == "Bot Lover"  # only the tables' "(bot" is the bots'
+
+
+def test_look_alikes_share_a_skeleton() -> None:
+    admin = skeleton("Admin")
+    for other in (f"{CYRILLIC_A}dmin", f"Adm{CYRILLIC_I}n", "ADMIN", "admln", "\uff21dmin"):
+        assert skeleton(other) == admin, other
+    assert skeleton("Opa") == skeleton("\u041e\u0440\u0430")  # Latin "Opa", Cyrillic "Ора"
+    assert skeleton("Ana") != skeleton("Ann") != skeleton("Bea")
+
+
+def test_usernames_are_of_one_alphabet() -> None:
+    assert check_username("Müller") == "Müller"
+    assert check_username("Ελένη") == "Ελένη"
+    for mixed in (f"{CYRILLIC_A}dmin", f"Adm{CYRILLIC_I}n"):
+        with pytest.raises(ValueError, match="all of one alphabet"):
+            check_username(mixed)
+
+
+@pytest.mark.parametrize("weak", ["abcabcabca", "1231231231", "qwertyuiop12", "password2024"])
+def test_passwords_easy_to_guess_are_refused(weak: str) -> None:
+    problem = password_problem("ana", weak)
+    assert problem is not None and problem[0] == "too_common", weak
+
+
+def test_passwords_hard_to_guess_pass() -> None:
+    for strong in (PASSWORD, "Sesame-street-42", "a good long passphrase"):
+        assert password_problem("ana", strong) is None
+
+
+# ----------------------------------------------------------------- over HTTP
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    url = database_url(request.param, tmp_path_factory.mktemp("names"))
+    srv = Server(url, **{**ACCOUNT_ENV, "TAVERNA_REGISTER_LIMIT": "100/60"}).start()
+    yield srv
+    srv.stop()
+    drop_database(url)
+
+
+def _register(server: Server, name: str, password: str = PASSWORD) -> httpx.Response:
+    with httpx.Client(base_url=server.http, timeout=10) as c:
+        return c.post("/api/register", json={"username": name, "password": password})
+
+
+def _guest(server: Server, name: str) -> httpx.Response:
+    with httpx.Client(base_url=server.http, timeout=10) as c:
+        return c.post("/api/session", json={"name": name})
+
+
+def test_look_alikes_of_an_account_are_refused(server: Server) -> None:
+    tag = server.port % 1000  # module servers share nothing but this process
+    assert _register(server, f"Opa{tag}").status_code == 201
+    r = _register(server, f"\u041e\u0440\u0430{tag}")  # Cyrillic О, р, а
+    assert r.status_code == 409 and r.json()["code"] == "name_taken", r.text
+    assert f"looks like 'Opa{tag}'" in r.json()["detail"]
+    r = _register(server, f"{CYRILLIC_A}dmin{tag}")
+    assert r.status_code == 422 and "one alphabet" in r.json()["detail"]
+    # a guest may not take it either, in any case or disguise
+    for disguise in (f"OPA{tag}", f"\u041e\u0440\u0430{tag}", f"0pa{tag}"):
+        r = _guest(server, disguise)
+        assert r.status_code == 409 and r.json()["code"] == "name_registered", disguise
+
+
+def test_guest_names_that_hide_something_are_refused(server: Server) -> None:
+    for raw, problem in (
+        ("Admin\u200b", "invisible"),
+        ("\u200b", "invisible"),
+        ("Ana\u202eoB", "invisible"),
+        ("Bruno (bot, medium)", "bot"),
+    ):
+        r = _guest(server, raw)
+        assert r.status_code == 422 and r.json()["code"] == "bad_name", raw
+        assert r.json()["params"]["problem"] == problem
+    assert _guest(server, "  Ana   Maria  ").json()["player"]["name"] == "Ana Maria"
+
+
+def test_weak_passwords_are_refused_when_registering(server: Server) -> None:
+    for weak in ("abcabcabca", "1231231231", "qwertyuiop12"):
+        r = _register(server, f"Weak{server.port % 1000}", weak)
+        assert r.status_code == 422 and r.json()["params"]["problem"] == "too_common", weak
+
+
+def test_accounts_that_already_look_alike_keep_their_names_and_are_listed(tmp_path: Any) -> None:
+    """Made before look-alikes were refused (no skeleton stored): both keep their names
+    and log in as ever; `taverna admin look-alikes` lists them for the operators."""
+    url = database_url("sqlite", tmp_path)
+    srv = Server(url, **ACCOUNT_ENV).start()
+    try:
+        assert _register(srv, "Opa").status_code == 201
+        assert _register(srv, "Zed").status_code == 201
+        # as the old server stored them: another account, and no skeletons at all
+        sql(url, "UPDATE players SET skeleton = NULL")
+        sql(
+            url,
+            "UPDATE players SET name = :n, username = :u WHERE username = 'zed'",
+            n="\u041e\u0440\u0430",
+            u="\u043e\u0440\u0430",
+        )
+    finally:
+        srv.stop()
+    srv = Server(url, **ACCOUNT_ENV).start()  # fills the skeletons in
+    try:
+        for name in ("Opa", "\u041e\u0440\u0430"):
+            with httpx.Client(base_url=srv.http, timeout=10) as c:
+                r = c.post("/api/login", json={"username": name, "password": PASSWORD})
+                assert r.status_code == 200, name
+        out = subprocess.run(
+            [sys.executable, "-m", "taverna", "admin", "look-alikes", "--database", url, "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert json.loads(out.stdout) == [["Opa", "\u041e\u0440\u0430"]]
+    finally:
+        srv.stop()
