@@ -71,3 +71,54 @@ def test_a_body_that_is_not_a_json_object_says_so(server: Server, body: str, det
     )
     assert r.status_code == 422
     assert r.json() == {"detail": detail, "code": "invalid", "params": {"fields": []}}
+
+
+# ---------------------------------------------- numbers a client sends (issue 13)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def any_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    srv = Server(database_url(request.param, tmp_path_factory.mktemp("bounds"))).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/ranking/mus?offset=9223372036854775808",
+        "/api/ranking/mus?offset=-1",
+        "/api/ranking/mus?limit=100000000000000000000",
+        "/api/players/nobody?limit=99999999999999999999999",
+    ],
+)
+def test_every_number_in_a_query_is_bounded(any_server: Server, path: str) -> None:
+    r = httpx.get(any_server.http + path)
+    assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
+
+
+def test_numbers_in_a_path_and_in_settings_are_bounded(any_server: Server) -> None:
+    ana = Person(any_server, "Ana")
+    tid = ana.create("dominoes")["id"]
+    r = ana.http.post(f"/api/tables/{tid}/seats/99999999999999999999999")
+    assert r.status_code == 422 and r.json()["code"] == "invalid"
+    for digits in (4001, 5001):  # past 4,300 digits Python will not even read the number
+        body = '{"game": "dominoes", "settings": {"target": 1' + "0" * (digits - 1) + "}}"
+        r = ana.http.post("/api/tables", content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code in (400, 422), r.text
+    r = ana.http.post("/api/tables", json={"game": "cards", "settings": {"target": 10**7}})
+    assert r.status_code == 422 and r.json()["code"] == "bad_setting"
+    assert "at most 1,000,000" in r.json()["detail"]
+    r = ana.http.post("/api/tables", json={"game": "cards", "settings": {"target": 1000}})
+    assert r.status_code == 201
+
+
+def test_head_answers_as_get_without_a_body(any_server: Server) -> None:
+    for path in ("/", "/api/health", "/api/tables", "/static/js/app.js"):
+        get = httpx.get(any_server.http + path)
+        head = httpx.head(any_server.http + path)
+        assert head.status_code == get.status_code == 200, path
+        assert head.content == b""
+        assert head.headers["content-type"] == get.headers["content-type"]

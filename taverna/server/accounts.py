@@ -616,7 +616,7 @@ async def ranking(
     game: str,
     request: Request,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
     cls = game_named(game)
     total, rows = await _hub(request).accounts.ranking(cls.game, limit, offset)

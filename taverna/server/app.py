@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import uvicorn
 from fastapi import Cookie, Depends, FastAPI, Request, Response, WebSocket
+from fastapi import Path as FastAPIPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
@@ -89,6 +90,33 @@ def _limits(model: type[BaseModel], *names: str) -> dict[str, dict[str, Any]]:
 TABLE_LIMITS = _limits(TableIn, "turn_seconds", "muggins_wait", "stake", "bot_forget")
 
 
+class ErrorBody(BaseModel):
+    """Every refused HTTP request (docs/protocol.md, HTTP errors)."""
+
+    detail: str = Field(description="what went wrong, in English")
+    code: str = Field(description="the kind of refusal, stable, for a client to translate")
+    params: dict[str, Any] = Field(description="the facts a translation needs")
+    retry_after: int | None = Field(default=None, description="429: seconds to wait")
+
+
+#: what any call may answer besides its own success (the schema says so, truly)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": why}
+    for status, why in {
+        400: "the request body could not be read as JSON text",
+        401: "no session, or not logged in",
+        403: "not yours to do, or a page of another origin (bad_origin)",
+        404: "no such table, seat, player or game",
+        409: "the table's or the account's state does not allow it",
+        413: "the request body is too large",
+        415: "the request body is not JSON",
+        422: "a field, a setting or a value is not allowed (params.fields names them)",
+        429: "too many tries: wait retry_after seconds",
+        503: "the club's database does not answer: try again in a moment",
+    }.items()
+}
+
+
 class BotIn(BaseModel):
     level: str = Field(
         default="greedy",
@@ -124,6 +152,10 @@ async def require_player(
 
 
 Player = Annotated[dict[str, Any], Depends(require_player)]
+#: a seat of a table (0 to 3); a number a client sends is bounded before it is used
+SeatNumber = Annotated[int, FastAPIPath(ge=0, le=9, description="the seat, from 0")]
+#: the largest number a table setting may be (a target of 10^4000 is no table)
+SETTING_MAX = 1_000_000
 MaybePlayer = Annotated[dict[str, Any] | None, Depends(current_player)]
 
 
@@ -161,6 +193,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         # the API page is our own (static/api-docs.html): Swagger UI would load from a CDN
         docs_url=None,
         redoc_url=None,
+        responses=ERRORS,
     )
     app.state.config = config
     # the club's own pages only, JSON bodies of a bounded size, security headers
@@ -177,7 +210,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     # the database away (stopped, cut off, locked): 503 and a plain sentence, never a 500
     for fault in DATABASE_AWAY:
         app.add_exception_handler(fault, _database_away)
-    app.include_router(accounts.router)
+    app.include_router(accounts.router, responses=ERRORS)
 
     # ----------------------------------------------------------- sessions
 
@@ -255,6 +288,10 @@ def create_app(config: Config | None = None) -> FastAPI:
             settings = cls.check_settings(seats, body.settings)
         except SettingsError as e:
             raise Refused(422, "bad_setting", str(e)) from None
+        for key, value in settings.items():
+            big = isinstance(value, int | float) and not isinstance(value, bool)
+            if big and abs(value) > SETTING_MAX:
+                raise Refused(422, "bad_setting", f"{key} must be at most {SETTING_MAX:,}")
         for seat, level in body.bots.items():
             if not 0 <= seat < seats:
                 raise Refused(
@@ -282,7 +319,7 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/seats/{seat}", tags=["lobby"], summary="Take a seat")
     async def take_seat(
-        table_id: str, seat: int, request: Request, player: Player
+        table_id: str, seat: SeatNumber, request: Request, player: Player
     ) -> dict[str, Any]:
         await accounts.check_official_seat(request, table_id, player)
         table = await store_of(request).set_seat(table_id, seat, player=player)
@@ -294,7 +331,7 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", tags=["lobby"], summary="Leave a seat")
     async def leave_seat(
-        table_id: str, seat: int, request: Request, player: Player
+        table_id: str, seat: SeatNumber, request: Request, player: Player
     ) -> dict[str, Any]:
         store = store_of(request)
         table = await store.table(table_id)
@@ -321,7 +358,7 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["lobby"], summary="Seat a bot")
     async def add_bot(
-        table_id: str, seat: int, body: BotIn, request: Request, player: Player
+        table_id: str, seat: SeatNumber, body: BotIn, request: Request, player: Player
     ) -> dict[str, Any]:
         _check_level(body.level)
         store = store_of(request)

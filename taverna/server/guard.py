@@ -103,10 +103,15 @@ class Guard:
             return
         headers = Headers(scope=scope)
         method = scope["method"]
+        head = method == "HEAD"
+        if head:  # answered as GET is, without the body (FastAPI's routes take GET only)
+            scope = {**scope, "method": "GET"}
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
         if method not in SAFE_METHODS and not origin_allowed(headers, self.allowed):
