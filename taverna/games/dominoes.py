@@ -8,7 +8,7 @@ mask, the line is known by its two open ends. That keeps :meth:`legal_actions`,
     ...     "hands": [["6-6", "6-4", "5-5", "0-0", "0-1", "0-2", "0-3"],
     ...               ["3-3", "3-4", "1-1", "1-2", "1-3", "1-4", "1-5"]],
     ...     "boneyard": ["1-6", "2-2", "2-3", "2-4", "2-5", "2-6", "3-5",
-    ...                  "3-6", "4-4", "4-5", "4-6", "5-6", "0-4", "0-5", "0-6"],
+    ...                  "3-6", "4-4", "4-5", "5-6", "0-4", "0-5", "0-6"],
     ...     "opener": 0}, 2, {"target": 250}, 0)])
     >>> [e["credit"] for e in s.apply(Dominoes.parse_action(
     ...     {"seat": 0, "type": "play", "tile": "5-5"}, 2)) if e["type"] == "play"]

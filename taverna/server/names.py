@@ -74,7 +74,7 @@ def clean_name(raw: str, what: str = "a name") -> str:
     >>> clean_name("Admin\u200b")
     Traceback (most recent call last):
     ...
-    ValueError: a name may not hold U+200B ZERO WIDTH SPACE
+    taverna.server.names.NameProblem: a name may not hold U+200B ZERO WIDTH SPACE
     """
     name = unicodedata.normalize("NFKC", raw)
     for c in name:

@@ -1,0 +1,41 @@
+"""The examples in the docstrings run, and say what they say (issue 14: the dominoes
+module's own example was broken and nothing ran it)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from types import ModuleType
+
+import pytest
+
+import taverna.bots
+import taverna.games
+import taverna.server
+import taverna.store
+
+
+def _modules() -> list[str]:
+    names = []
+    for pkg in (taverna.games, taverna.bots, taverna.server, taverna.store):
+        for m in pkgutil.iter_modules(pkg.__path__):
+            if m.name != "migrations":
+                names.append(f"{pkg.__name__}.{m.name}")
+    return names
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(taverna.games.__file__.rsplit("/taverna/", 1)[0])  # examples read files
+    module: ModuleType = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {name} failed"
+
+
+def test_the_libraries_have_examples() -> None:
+    counted = sum(
+        doctest.testmod(importlib.import_module(n), optionflags=doctest.ELLIPSIS).attempted
+        for n in ("taverna.games.base", "taverna.games.dominoes", "taverna.games.record")
+    )
+    assert counted >= 10
