@@ -260,3 +260,35 @@ def test_a_bot_decides_once_per_unclaimed_score() -> None:
                 windows += 1
             state.apply(rng.choice(state.legal_actions(state.turn_seat)))
     assert 0 < sum(answers) < len(answers)  # sometimes called, sometimes forgotten
+
+
+@pytest.mark.parametrize(("level", "rate"), [("random", 0.5), ("greedy", 0.9), ("expert", 1.0)])
+def test_bots_call_muggins_on_a_forgotten_claim_as_often_as_their_level_says(
+    level: str, rate: float
+) -> None:
+    """Issue 14: an easy bot should call Muggins! about half the times it can (docs/bots.md:
+    random forgets 0.5, greedy 0.1, expert never), asked as the server asks it."""
+    cls = get_game("cards")
+    calls = chances = 0
+    for g in range(200 if level != "expert" else 40):
+        state = cls.new(2, {"target": 500}, seed=g)
+        rng = random.Random(g)
+        bot = make_bot(level, cls, 1, seed=g, iterations=20)
+        for _ in range(300):
+            if state.over:
+                break
+            pending = state.view(None)["pending"]
+            if pending and pending["seat"] == 0 and 1 in state.to_act:
+                chances += 1
+                action = bot.choose(state.view(1))
+                calls += action is not None and action.type == "muggins"
+                break
+            seat = state.turn_seat if state.turn_seat is not None else state.to_act[0]
+            acts = state.legal_actions(seat)
+            if seat == 0:  # a person who never claims
+                bare = [a for a in acts if not getattr(a, "claim", False) and a.type != "claim"]
+                state.apply(rng.choice(bare or acts))
+            else:
+                state.apply(make_bot("greedy", cls, 1, seed=g, forget=0.0).choose(state.view(1)))
+    assert chances >= 30
+    assert abs(calls / chances - rate) < 0.15, (calls, chances)
