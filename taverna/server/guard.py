@@ -55,6 +55,7 @@ CSP = "; ".join(
     ]
 )
 SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),

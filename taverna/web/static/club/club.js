@@ -5,9 +5,11 @@
 
 import { api as call } from '../js/api.js';
 import { topbar } from '../js/chrome.js';
+import { html } from '../js/html.js';
 import { LANGUAGES, language, loadLanguages, num, setLanguage, t } from '../js/i18n.js';
 
-export { esc, gameTitle } from '../js/ui.js';
+export { html, setMarkup } from '../js/html.js';
+export { gameTitle } from '../js/ui.js';
 export { num, t };
 
 export const GAMES = ['muggins-dominoes', 'muggins-cards', 'mus'];
@@ -21,7 +23,7 @@ document.documentElement.lang = language();
 /** A signed change: +12, −10 (numbers as the page's language writes them). */
 export function signed(n) {
   const cls = n > 0 ? 'plus' : n < 0 ? 'minus' : '';
-  return `<span class="${cls}">${n > 0 ? '+' : n < 0 ? '−' : ''}${num(Math.abs(n))}</span>`;
+  return html`<span class="${cls}">${n > 0 ? '+' : n < 0 ? '−' : ''}${num(Math.abs(n))}</span>`;
 }
 
 export function date(iso) {

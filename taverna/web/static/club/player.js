@@ -1,5 +1,5 @@
 // A player's public profile: standings per game, finished games with their replays.
-import { GAMES, api, date, esc, gameTitle, header, num, page, signed, t, whoami } from './club.js';
+import { GAMES, api, date, gameTitle, header, html, num, page, setMarkup, signed, t, whoami } from './club.js';
 import { botName } from '../js/ui.js';
 
 const root = document.getElementById('profile');
@@ -28,8 +28,11 @@ async function render() {
   header(me, null);
   if (error) {
     document.title = `${name} · Taverna`;
-    root.innerHTML = `<h1 class="page-title">${esc(name)}</h1>
-      <section class="panel"><p class="error">${esc(error.status === 404 ? t('club.no_player') : error.message)}</p></section>`;
+    setMarkup(
+      root,
+      html`<h1 class="page-title">${name}</h1>
+      <section class="panel"><p class="error">${error.status === 404 ? t('club.no_player') : error.message}</p></section>`,
+    );
     return;
   }
   const p = data.player;
@@ -37,51 +40,48 @@ async function render() {
   const standings = GAMES.filter((g) => p.ratings[g])
     .map((g) => {
       const r = p.ratings[g];
-      return `<tr><td><a href="/ranking/${g}">${esc(gameTitle(g))}</a></td><td class="num">${esc(num(r.points))}</td>
-        <td class="num">${esc(num(r.games))}</td><td class="num">${esc(num(r.wins))}</td><td class="num">${esc(
-          num(r.losses),
-        )}</td>
-        <td class="num">${esc(num(r.abandons))}</td></tr>`;
-    })
-    .join('');
+      return html`<tr><td><a href="/ranking/${g}">${gameTitle(g)}</a></td><td class="num">${num(r.points)}</td>
+        <td class="num">${num(r.games)}</td><td class="num">${num(r.wins)}</td><td class="num">${num(r.losses)}</td>
+        <td class="num">${num(r.abandons)}</td></tr>`;
+    });
   const games = data.history
     .map(
-      (h) => `<tr>
-        <td>${esc(date(h.finished_at))}</td>
-        <td>${esc(gameTitle(h.game))} <span class="muted">(${esc(t(h.official ? 'club.official' : 'club.casual'))})</span></td>
-        <td class="players">${esc(players(h))}</td>
-        <td>${esc(t(`club.${h.outcome}`))}</td>
+      (h) => html`<tr>
+        <td>${date(h.finished_at)}</td>
+        <td>${gameTitle(h.game)} <span class="muted">(${t(h.official ? 'club.official' : 'club.casual')})</span></td>
+        <td class="players">${players(h)}</td>
+        <td>${t(`club.${h.outcome}`)}</td>
         <td class="num">${h.official ? signed(h.points) : ''}</td>
-        <td><a href="/#/replay/${encodeURIComponent(h.table)}">${esc(t('lobby.replay'))}</a></td>
+        <td><a href="/#/replay/${encodeURIComponent(h.table)}">${t('lobby.replay')}</a></td>
       </tr>`,
-    )
-    .join('');
-  root.innerHTML = `
-    <h1 class="page-title">${esc(p.name)}</h1>
-    <p class="page-note">${esc(t('club.since', { date: date(p.registered_at) }))}</p>
+  );
+  setMarkup(
+    root,
+    html`
+    <h1 class="page-title">${p.name}</h1>
+    <p class="page-note">${t('club.since', { date: date(p.registered_at) })}</p>
     <section class="panel">
-    <h2>${esc(t('club.standing'))}</h2>
+    <h2>${t('club.standing')}</h2>
     ${
-      standings
-        ? `<div class="table-scroll"><table><thead><tr><th>${esc(t('club.game'))}</th><th class="num">${esc(t('club.points'))}</th>
-            <th class="num">${esc(t('club.games'))}</th><th class="num">${esc(t('club.wins'))}</th>
-            <th class="num">${esc(t('club.losses'))}</th><th class="num">${esc(t('club.abandons'))}</th></tr></thead>
+      standings.length
+        ? html`<div class="table-scroll"><table><thead><tr><th>${t('club.game')}</th><th class="num">${t('club.points')}</th>
+            <th class="num">${t('club.games')}</th><th class="num">${t('club.wins')}</th>
+            <th class="num">${t('club.losses')}</th><th class="num">${t('club.abandons')}</th></tr></thead>
             <tbody>${standings}</tbody></table></div>`
-        : `<p class="muted">${esc(t('club.nobody'))}</p>`
+        : html`<p class="muted">${t('club.nobody')}</p>`
     }
     </section>
     <section class="panel">
-    <h2>${esc(t('club.history'))}</h2>
+    <h2>${t('club.history')}</h2>
     ${
-      games
-        ? `<div class="table-scroll"><table><thead><tr><th>${esc(t('club.when'))}</th><th>${esc(t('club.game'))}</th><th>${esc(
-            t('club.player'),
-          )}</th>
-            <th>${esc(t('club.outcome'))}</th><th class="num">${esc(t('club.points'))}</th><th></th></tr></thead>
+      games.length
+        ? html`<div class="table-scroll"><table><thead><tr><th>${t('club.when')}</th><th>${t('club.game')}</th><th>${t('club.player')}</th>
+            <th>${t('club.outcome')}</th><th class="num">${t('club.points')}</th><th></th></tr></thead>
             <tbody>${games}</tbody></table></div>`
-        : `<p class="muted">${esc(t('club.no_games'))}</p>`
+        : html`<p class="muted">${t('club.no_games')}</p>`
     }
-    </section>`;
+    </section>`,
+  );
 }
 
 page(render);

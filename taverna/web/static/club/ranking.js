@@ -1,24 +1,27 @@
 // The ranking (classifica) of each game: /ranking/{game}?offset=0
-import { GAMES, api, esc, gameTitle, header, num, page, t, whoami } from './club.js';
+import { GAMES, api, gameTitle, header, html, num, page, setMarkup, t, whoami } from './club.js';
 
 const PAGE = 50;
 const root = document.getElementById('ranking');
 
 function tabs(game) {
-  return `<nav class="tabs club-tabs" aria-label="${esc(t('club.game'))}">${GAMES.map(
-    (g) => `<a class="tab" href="/ranking/${g}"${g === game ? ' aria-current="page"' : ''}>${esc(gameTitle(g))}</a>`,
-  ).join('')}</nav>`;
+  return html`<nav class="tabs club-tabs" aria-label="${t('club.game')}">${GAMES.map(
+    (g) => html`<a class="tab" href="/ranking/${g}"${g === game ? html` aria-current="page"` : ''}>${gameTitle(g)}</a>`,
+  )}</nav>`;
 }
 
 /** /ranking/chess: say there is no such game here, and offer ours (never another's ranking). */
 function unknownGame(name) {
   document.title = `${t('nav.ranking')} · Taverna`;
-  root.innerHTML = `
-    <h1 class="page-title">${esc(t('nav.ranking'))}</h1>
+  setMarkup(
+    root,
+    html`
+    <h1 class="page-title">${t('nav.ranking')}</h1>
     <section class="panel">
-      <p class="error" role="alert">${esc(t('club.unknown_game', { game: name }))}</p>
+      <p class="error" role="alert">${t('club.unknown_game', { game: name })}</p>
       ${tabs(null)}
-    </section>`;
+    </section>`,
+  );
 }
 
 let data = null; // the page of the ranking, kept for a change of language
@@ -37,42 +40,45 @@ async function render() {
     try {
       data = await api(`/api/ranking/${game}?limit=${PAGE}&offset=${offset}`);
     } catch (e) {
-      root.innerHTML = `<h1 class="page-title">${esc(t('nav.ranking'))}</h1>
-        <section class="panel"><p class="error" role="alert">${esc(e.message)}</p>${tabs(game)}</section>`;
+      setMarkup(
+        root,
+        html`<h1 class="page-title">${t('nav.ranking')}</h1>
+        <section class="panel"><p class="error" role="alert">${e.message}</p>${tabs(game)}</section>`,
+      );
       return;
     }
   }
   document.title = `${t('nav.ranking')} · ${gameTitle(game)} · Taverna`;
   const rows = data.ranking
     .map(
-      (r) => `<tr${me && me.name === r.player ? ' class="me"' : ''}>
-        <td class="num">${esc(num(r.rank))}</td>
-        <td class="name"><a href="/players/${encodeURIComponent(r.player)}" title="${esc(r.player)}">${esc(r.player)}</a></td>
-        <td class="num">${esc(num(r.points))}</td><td class="num">${esc(num(r.games))}</td>
-        <td class="num">${esc(num(r.wins))}</td><td class="num">${esc(num(r.losses))}</td><td class="num">${esc(
-          num(r.abandons),
-        )}</td>
+      (r) => html`<tr${me && me.name === r.player ? html` class="me"` : ''}>
+        <td class="num">${num(r.rank)}</td>
+        <td class="name"><a href="/players/${encodeURIComponent(r.player)}" title="${r.player}">${r.player}</a></td>
+        <td class="num">${num(r.points)}</td><td class="num">${num(r.games)}</td>
+        <td class="num">${num(r.wins)}</td><td class="num">${num(r.losses)}</td><td class="num">${num(r.abandons)}</td>
       </tr>`,
-    )
-    .join('');
-  const pager = [
-    offset > 0 ? `<a class="btn ghost small" href="?offset=${Math.max(0, offset - PAGE)}">${esc(t('club.previous'))}</a>` : '',
-    offset + PAGE < data.total ? `<a class="btn ghost small" href="?offset=${offset + PAGE}">${esc(t('club.next'))}</a>` : '',
-  ].join(' ');
-  root.innerHTML = `
-    <h1 class="page-title">${esc(t('nav.ranking'))}: ${esc(gameTitle(game))}</h1>
+  );
+  const previous =
+    offset > 0 ? html`<a class="btn ghost small" href="?offset=${Math.max(0, offset - PAGE)}">${t('club.previous')}</a>` : '';
+  const next =
+    offset + PAGE < data.total ? html`<a class="btn ghost small" href="?offset=${offset + PAGE}">${t('club.next')}</a>` : '';
+  setMarkup(
+    root,
+    html`
+    <h1 class="page-title">${t('nav.ranking')}: ${gameTitle(game)}</h1>
     <section class="panel">
     ${tabs(game)}
     ${
       data.ranking.length
-        ? `<div class="table-scroll"><table><thead><tr><th class="num">${esc(t('club.rank'))}</th><th>${esc(t('club.player'))}</th>
-            <th class="num">${esc(t('club.points'))}</th><th class="num">${esc(t('club.games'))}</th>
-            <th class="num">${esc(t('club.wins'))}</th><th class="num">${esc(t('club.losses'))}</th>
-            <th class="num">${esc(t('club.abandons'))}</th></tr></thead><tbody>${rows}</tbody></table></div>
-            <p class="pager">${pager}</p>`
-        : `<p class="muted">${esc(t('club.nobody'))}</p>`
+        ? html`<div class="table-scroll"><table><thead><tr><th class="num">${t('club.rank')}</th><th>${t('club.player')}</th>
+            <th class="num">${t('club.points')}</th><th class="num">${t('club.games')}</th>
+            <th class="num">${t('club.wins')}</th><th class="num">${t('club.losses')}</th>
+            <th class="num">${t('club.abandons')}</th></tr></thead><tbody>${rows}</tbody></table></div>
+            <p class="pager">${previous} ${next}</p>`
+        : html`<p class="muted">${t('club.nobody')}</p>`
     }
-    </section>`;
+    </section>`,
+  );
 }
 
 page(render);

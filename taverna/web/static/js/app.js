@@ -9,9 +9,9 @@ import { topbar } from './chrome.js';
 import { loadLanguages, t } from './i18n.js';
 import * as lobby from './lobby.js';
 import * as replay from './replay.js';
+import { html, setMarkup } from './html.js';
 import { installSprite } from './svg.js';
 import * as table from './table.js';
-import { esc } from './ui.js';
 
 const app = document.getElementById('app');
 let page = null;
@@ -20,9 +20,12 @@ let page = null;
 function notFound(root) {
   const draw = () => {
     document.title = `${t('page.not_found')} · Taverna`;
-    root.innerHTML = `<section class="not-found"><h1>${esc(t('page.not_found'))}</h1>
-      <p>${esc(t('page.not_found_hint', { path: location.pathname }))}</p>
-      <p><a class="btn primary" href="/#/">${esc(t('nav.lobby'))}</a></p></section>`;
+    setMarkup(
+      root,
+      html`<section class="not-found"><h1>${t('page.not_found')}</h1>
+      <p>${t('page.not_found_hint', { path: location.pathname })}</p>
+      <p><a class="btn primary" href="/#/">${t('nav.lobby')}</a></p></section>`,
+    );
   };
   draw();
   return { rerender: draw, unmount() {}, notFound: true };

@@ -4,7 +4,8 @@ import { api, ensureSession, session } from './api.js';
 import { t, tn } from './i18n.js';
 import { Reconnecting } from './socket.js';
 import { domino, frenchCard, spanishCard } from './svg.js';
-import { botName, esc, gameTitle, GAME_KEYS, plainName, settingsSummary, toast, copyText } from './ui.js';
+import { html, setMarkup } from './html.js';
+import { botName, gameTitle, GAME_KEYS, plainName, settingsSummary, toast, copyText } from './ui.js';
 
 const GAME_ORDER = ['muggins-dominoes', 'muggins-cards', 'mus'];
 
@@ -17,12 +18,12 @@ export async function gameInfo() {
 
 function illustration(game) {
   if (game === 'muggins-dominoes') {
-    return `<span class="ill-a">${domino('6-4')}</span><span class="ill-b">${domino('5-5', { vertical: true })}</span>`;
+    return html`<span class="ill-a">${domino('6-4')}</span><span class="ill-b">${domino('5-5', { vertical: true })}</span>`;
   }
   if (game === 'muggins-cards') {
-    return `<span class="ill-c">${frenchCard('5H')}</span><span class="ill-d">${frenchCard('KS')}</span>`;
+    return html`<span class="ill-c">${frenchCard('5H')}</span><span class="ill-d">${frenchCard('KS')}</span>`;
   }
-  return `<span class="ill-c">${spanishCard('1o')}</span><span class="ill-d">${spanishCard('12e')}</span>`;
+  return html`<span class="ill-c">${spanishCard('1o')}</span><span class="ill-d">${spanishCard('12e')}</span>`;
 }
 
 export function tableLink(id) {
@@ -42,44 +43,44 @@ export function mount(app) {
   });
 
   function render() {
-    app.innerHTML = `
+    setMarkup(
+      app,
+      html`
       <section class="hero">
-        <h1>${esc(t('lobby.title'))}</h1>
-        <p>${esc(t('lobby.tagline'))}</p>
+        <h1>${t('lobby.title')}</h1>
+        <p>${t('lobby.tagline')}</p>
       </section>
-      <section class="game-cards" aria-label="${esc(t('lobby.games'))}">
+      <section class="game-cards" aria-label="${t('lobby.games')}">
         ${GAME_ORDER.map(
-          (g) => `<article class="game-card" data-game="${g}">
+          (g) => html`<article class="game-card" data-game="${g}">
             <div class="ill" aria-hidden="true">${illustration(g)}</div>
             <div class="game-card-body">
-              <h2>${esc(gameTitle(g))}</h2>
-              <p>${esc(t(`${GAME_KEYS[g]}.about`))}</p>
+              <h2>${gameTitle(g)}</h2>
+              <p>${t(`${GAME_KEYS[g]}.about`)}</p>
               <p class="muted open-count" data-count="${g}"></p>
-              <button class="btn primary" data-new="${g}" data-key="new-${g}">${esc(t('lobby.new_table'))}</button>
+              <button class="btn primary" data-new="${g}" data-key="new-${g}">${t('lobby.new_table')}</button>
             </div>
           </article>`,
-        ).join('')}
+        )}
       </section>
       <section class="panel tables-panel" aria-labelledby="tables-title">
         <div class="panel-head">
-          <h2 id="tables-title">${esc(t('lobby.tables'))}</h2>
-          <div class="tabs" role="tablist" aria-label="${esc(t('lobby.filter'))}">
+          <h2 id="tables-title">${t('lobby.tables')}</h2>
+          <div class="tabs" role="tablist" aria-label="${t('lobby.filter')}">
             ${['all', ...GAME_ORDER]
               .map(
                 (g) =>
-                  `<button role="tab" class="tab" data-filter="${g}" aria-selected="${state.filter === g}">${esc(
-                    g === 'all' ? t('lobby.all') : gameTitle(g),
-                  )}</button>`,
-              )
-              .join('')}
+                  html`<button role="tab" class="tab" data-filter="${g}" aria-selected="${state.filter === g}">${g === 'all' ? t('lobby.all') : gameTitle(g)}</button>`,
+              )}
           </div>
         </div>
         <div id="table-list" class="table-list" aria-live="polite"></div>
       </section>
       <section class="panel" aria-labelledby="history-title">
-        <h2 id="history-title">${esc(t('lobby.history'))}</h2>
+        <h2 id="history-title">${t('lobby.history')}</h2>
         <div id="history-list" class="history-list"></div>
-      </section>`;
+      </section>`,
+    );
     app.querySelectorAll('[data-new]').forEach((b) => (b.onclick = () => openCreate(b.dataset.new)));
     app.querySelectorAll('[data-filter]').forEach(
       (b) =>
@@ -104,7 +105,7 @@ export function mount(app) {
     }
     const shown = state.tables.filter((x) => state.filter === 'all' || x.game === state.filter);
     if (!shown.length) {
-      list.innerHTML = `<p class="empty">${esc(t('lobby.no_tables'))}</p>`;
+      setMarkup(list, html`<p class="empty">${t('lobby.no_tables')}</p>`);
       return;
     }
     // open tables with free seats first, then the newest
@@ -113,7 +114,7 @@ export function mount(app) {
         (b.status === 'open') - (a.status === 'open') ||
         String(b.created_at).localeCompare(String(a.created_at)),
     );
-    list.innerHTML = shown.map(tableCard).join('');
+    setMarkup(list, html`${shown.map(tableCard)}`);
     list.querySelectorAll('[data-sit]').forEach((b) => {
       b.onclick = () => sit(b.dataset.table, Number(b.dataset.sit));
     });
@@ -130,31 +131,26 @@ export function mount(app) {
     const seats = x.seating
       .map((s) => {
         if (s.empty && x.status === 'open') {
-          return `<li><button class="seat-chip free" data-table="${x.id}" data-sit="${s.seat}"
-            aria-label="${esc(t('lobby.sit_at', { n: s.seat + 1 }))}">${esc(t('lobby.sit'))}</button></li>`;
+          return html`<li><button class="seat-chip free" data-table="${x.id}" data-sit="${s.seat}"
+            aria-label="${t('lobby.sit_at', { n: s.seat + 1 })}">${t('lobby.sit')}</button></li>`;
         }
         const name = s.player ? s.player : s.bot ? botName(s.seat, s.bot) : t('seat.empty');
-        return `<li><span class="seat-chip${s.bot ? ' bot' : ''}" title="${esc(name)}">${esc(name)}</span></li>`;
-      })
-      .join('');
-    const chips = settingsSummary(x.game, x.settings, x.options)
-      .map((c) => `<span class="chip">${esc(c)}</span>`)
-      .join('');
+        return html`<li><span class="seat-chip${s.bot ? ' bot' : ''}" title="${name}">${name}</span></li>`;
+      });
+    const chips = settingsSummary(x.game, x.settings, x.options).map((c) => html`<span class="chip">${c}</span>`);
     const status = x.status === 'open' ? t('status.open') : t('status.playing');
     const free = x.free_seats.length;
-    return `<article class="table-card" data-id="${x.id}" data-game="${x.game}">
+    return html`<article class="table-card" data-id="${x.id}" data-game="${x.game}">
       <div class="table-card-head">
-        <h3>${esc(gameTitle(x.game))}</h3>
-        <span class="badge ${x.status}">${esc(status)}</span>
-        ${x.status === 'open' ? `<span class="muted">${esc(tn('lobby.free', free))}</span>` : ''}
+        <h3>${gameTitle(x.game)}</h3>
+        <span class="badge ${x.status}">${status}</span>
+        ${x.status === 'open' ? html`<span class="muted">${tn('lobby.free', free)}</span>` : ''}
       </div>
       <div class="chips">${chips}</div>
-      <ul class="seat-chips" aria-label="${esc(t('table.seats'))}">${seats}</ul>
+      <ul class="seat-chips" aria-label="${t('table.seats')}">${seats}</ul>
       <div class="table-card-actions">
-        <a class="btn ${x.status === 'open' && !mine ? 'ghost' : 'primary'}" href="#/table/${x.id}">${esc(
-          mine ? t('lobby.back_to_table') : x.status === 'open' ? t('lobby.open') : t('lobby.watch'),
-        )}</a>
-        <button class="btn ghost" data-copy="${x.id}">${esc(t('table.invite'))}</button>
+        <a class="btn ${x.status === 'open' && !mine ? 'ghost' : 'primary'}" href="#/table/${x.id}">${mine ? t('lobby.back_to_table') : x.status === 'open' ? t('lobby.open') : t('lobby.watch')}</a>
+        <button class="btn ghost" data-copy="${x.id}">${t('table.invite')}</button>
       </div>
     </article>`;
   }
@@ -169,10 +165,12 @@ export function mount(app) {
     if (!box.isConnected) return;
     const items = state.history.slice(0, 12); // the API lists the newest first
     if (!items.length) {
-      box.innerHTML = `<p class="empty">${esc(t('lobby.no_history'))}</p>`;
+      setMarkup(box, html`<p class="empty">${t('lobby.no_history')}</p>`);
       return;
     }
-    box.innerHTML = `<ul>${items
+    setMarkup(
+      box,
+      html`<ul>${items
       .map((x) => {
         const names = x.seating.map((s) => plainName(x, s.seat));
         const w = x.result?.winner;
@@ -182,12 +180,12 @@ export function mount(app) {
             : x.game === 'mus'
               ? t('result.pair_won', { names: t('mus.pair_names', { a: names[w], b: names[w + 2] }) })
               : t('result.won', { name: names[w] });
-        return `<li><span class="hist-game">${esc(gameTitle(x.game))}</span>
-          <span class="hist-names">${esc(names.join(' · '))}</span>
-          <span class="hist-winner">${esc(winner)}</span>
-          <a class="btn small ghost" href="#/replay/${x.id}">${esc(t('lobby.replay'))}</a></li>`;
-      })
-      .join('')}</ul>`;
+        return html`<li><span class="hist-game">${gameTitle(x.game)}</span>
+          <span class="hist-names">${names.join(' · ')}</span>
+          <span class="hist-winner">${winner}</span>
+          <a class="btn small ghost" href="#/replay/${x.id}">${t('lobby.replay')}</a></li>`;
+      })}</ul>`,
+    );
   }
 
   async function sit(tableId, seat) {
@@ -304,11 +302,11 @@ function createDialog(info, game) {
     return out;
   }
 
-  function numberField(name, label, value, spec, extra = '') {
-    const bound = (k) => (spec[k] === undefined ? '' : ` ${k}="${spec[k]}"`);
-    return `<label class="field"><span>${esc(label)}</span><input type="number" name="${name}"${bound('min')}${bound(
+  function numberField(name, label, value, spec) {
+    const bound = (k) => (spec[k] === undefined ? '' : html` ${k}="${spec[k]}"`);
+    return html`<label class="field"><span>${label}</span><input type="number" name="${name}"${bound('min')}${bound(
       'max',
-    )} step="${spec.type === 'int' ? 1 : 'any'}" value="${esc(value)}" aria-describedby="err-${name}"${extra}>
+    )} step="${spec.type === 'int' ? 1 : 'any'}" value="${value}" aria-describedby="err-${name}">
       <small class="field-error" id="err-${name}"></small></label>`;
   }
 
@@ -316,12 +314,11 @@ function createDialog(info, game) {
     const s = form.settings;
     const specs = gameInfoOf(form.game).settings || {};
     const select = (name, label, options) =>
-      `<label class="field"><span>${esc(label)}</span><select name="${name}">${options
-        .map(([v, l]) => `<option value="${v}"${String(s[name]) === String(v) ? ' selected' : ''}>${esc(l)}</option>`)
-        .join('')}</select></label>`;
+      html`<label class="field"><span>${label}</span><select name="${name}">${options
+        .map(([v, l]) => html`<option value="${v}"${String(s[name]) === String(v) ? html` selected` : ''}>${l}</option>`)}</select></label>`;
     const check = (name, label, hint) =>
-      `<label class="check"><input type="checkbox" name="${name}"${s[name] ? ' checked' : ''}><span>${esc(label)}${
-        hint ? `<small>${esc(hint)}</small>` : ''
+      html`<label class="check"><input type="checkbox" name="${name}"${s[name] ? html` checked` : ''}><span>${label}${
+        hint ? html`<small>${hint}</small>` : ''
       }</span></label>`;
     return Object.entries(specs)
       .map(([name, spec]) => {
@@ -334,8 +331,7 @@ function createDialog(info, game) {
           t(label),
           spec.choices.map((v) => [v, named[v] ? t(named[v]) : String(v)]),
         );
-      })
-      .join('');
+      });
   }
 
   /** Why a number field's text will not do (in the page's language), or null. */
@@ -389,72 +385,62 @@ function createDialog(info, game) {
           ['open', t('create.open_seat')],
           ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })])),
         ];
-        return `<label class="field seat-field"><span>${esc(t('seat.n', { n: i + 1 }))}${
-          form.game === 'mus' ? ` · ${esc(t(i % 2 === 0 ? 'mus.pair_a' : 'mus.pair_b'))}` : ''
+        return html`<label class="field seat-field"><span>${t('seat.n', { n: i + 1 })}${
+          form.game === 'mus' ? ` · ${t(i % 2 === 0 ? 'mus.pair_a' : 'mus.pair_b')}` : ''
         }</span>
           <select data-who="${i}">${opts
-            .map(([v, l]) => `<option value="${v}"${w === v ? ' selected' : ''}>${esc(l)}</option>`)
-            .join('')}</select></label>`;
-      })
-      .join('');
+            .map(([v, l]) => html`<option value="${v}"${w === v ? html` selected` : ''}>${l}</option>`)}</select></label>`;
+      });
   }
 
   function render() {
     const gi = gameInfoOf(form.game);
     const seatChoices = [];
     for (let n = gi.min_seats; n <= gi.max_seats; n++) seatChoices.push(n);
-    dialog.innerHTML = `<form class="create-form" novalidate>
-      <h2 id="create-title">${esc(t('create.title'))}</h2>
-      <fieldset class="game-choice"><legend>${esc(t('create.game'))}</legend>
+    setMarkup(
+      dialog,
+      html`<form class="create-form" novalidate>
+      <h2 id="create-title">${t('create.title')}</h2>
+      <fieldset class="game-choice"><legend>${t('create.game')}</legend>
         ${GAME_ORDER.map(
-          (g) => `<label class="radio-card${g === form.game ? ' on' : ''}"><input type="radio" name="game" value="${g}"${
-            g === form.game ? ' checked' : ''
-          }><span>${esc(gameTitle(g))}</span></label>`,
-        ).join('')}
+          (g) => html`<label class="radio-card${g === form.game ? ' on' : ''}"><input type="radio" name="game" value="${g}"${
+            g === form.game ? html` checked` : ''
+          }><span>${gameTitle(g)}</span></label>`,
+        )}
       </fieldset>
       <div class="form-grid">
-        <label class="field"><span>${esc(t('create.seats'))}</span>
-          <select name="seats"${seatChoices.length === 1 ? ' disabled' : ''}>${seatChoices
-            .map((n) => `<option value="${n}"${n === form.seats ? ' selected' : ''}>${n}</option>`)
-            .join('')}</select></label>
+        <label class="field"><span>${t('create.seats')}</span>
+          <select name="seats"${seatChoices.length === 1 ? html` disabled` : ''}>${seatChoices
+            .map((n) => html`<option value="${n}"${n === form.seats ? html` selected` : ''}>${n}</option>`)}</select></label>
         ${settingFields()}
       </div>
-      <fieldset><legend>${esc(t('create.who'))}</legend><div class="form-grid">${seatRows()}</div>
-        ${form.official ? `<p class="create-note" id="official-seats">${esc(t('create.official_seats'))}</p>` : ''}</fieldset>
-      <details class="more"${form.more ? ' open' : ''}><summary>${esc(t('create.more'))}</summary>
+      <fieldset><legend>${t('create.who')}</legend><div class="form-grid">${seatRows()}</div>
+        ${form.official ? html`<p class="create-note" id="official-seats">${t('create.official_seats')}</p>` : ''}</fieldset>
+      <details class="more"${form.more ? html` open` : ''}><summary>${t('create.more')}</summary>
         <div class="form-grid">
           ${numberField('turn_seconds', t('set.turn_seconds'), form.turn_seconds, numberSpecs().turn_seconds)}
           ${form.game === 'muggins-cards' ? numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait) : ''}
           ${
             form.game === 'muggins-cards' && !form.official // practice is about the bots
-              ? `<label class="check"><input type="checkbox" name="practice"${form.practice ? ' checked' : ''}><span>${esc(
-                  t('set.practice_long'),
-                )}<small>${esc(t('set.practice_hint'))}</small></span></label>`
+              ? html`<label class="check"><input type="checkbox" name="practice"${form.practice ? html` checked` : ''}><span>${t('set.practice_long')}<small>${t('set.practice_hint')}</small></span></label>`
               : ''
           }
-          <label class="check"><input type="checkbox" name="public"${form.public ? ' checked' : ''}><span>${esc(
-            t('set.public'),
-          )}<small>${esc(t('set.public_hint'))}</small></span></label>
+          <label class="check"><input type="checkbox" name="public"${form.public ? html` checked` : ''}><span>${t('set.public')}<small>${t('set.public_hint')}</small></span></label>
           ${
             member
-              ? `<label class="check"><input type="checkbox" name="official"${form.official ? ' checked' : ''}><span>${esc(
-                  t('set.official'),
-                )}<small>${esc(t('set.official_hint'))}</small></span></label>`
-              : `<label class="check off"><input type="checkbox" name="official" disabled aria-describedby="official-why"><span>${esc(
-                  t('set.official'),
-                )}<small id="official-why">${esc(t('create.official_members'))} <a href="/account">${esc(
-                  t('create.official_register'),
-                )}</a></small></span></label>`
+              ? html`<label class="check"><input type="checkbox" name="official"${form.official ? html` checked` : ''}><span>${t('set.official')}<small>${t('set.official_hint')}</small></span></label>`
+              : html`<label class="check off"><input type="checkbox" name="official" disabled aria-describedby="official-why"><span>${t('set.official')}<small id="official-why">${t('create.official_members')} <a href="/account">${t('create.official_register')}</a></small></span></label>`
           }
           ${form.official ? numberField('stake', t('set.stake'), form.stake, numberSpecs().stake) : ''}
         </div>
       </details>
       <p class="form-error" role="alert"></p>
       <div class="dialog-buttons">
-        <button type="button" class="btn ghost" data-cancel>${esc(t('cancel'))}</button>
-        <button type="submit" class="btn primary" data-key="create-submit">${esc(t('create.submit'))}</button>
+        <button type="button" class="btn ghost" data-cancel>${t('cancel')}</button>
+        <button type="submit" class="btn primary" data-key="create-submit">${t('create.submit')}</button>
       </div>
-    </form>`;
+    </form>`,
+    );
     const f = dialog.querySelector('form');
     f.querySelectorAll('input[name=game]').forEach(
       (r) =>

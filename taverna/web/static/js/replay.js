@@ -4,14 +4,13 @@
 // (GET /api/games/{id}/replay); the page steps through its states.
 
 import { api } from './api.js';
+import { html, setMarkup } from './html.js';
 import { t } from './i18n.js';
 import { GAMES } from './table.js';
-import { esc, gameTitle, keepFocus, plainName, settingsSummary } from './ui.js';
+import { gameTitle, keepFocus, plainName, settingsSummary } from './ui.js';
 
-const ICON_FIRST =
-  '<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>';
-const ICON_LAST =
-  '<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M16 3h-2.5v14H16zM3 3v14l9.5-7z" fill="currentColor"/></svg>';
+const ICON_FIRST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>`;
+const ICON_LAST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M16 3h-2.5v14H16zM3 3v14l9.5-7z" fill="currentColor"/></svg>`;
 
 /** An omniscient event: every private part shown (nothing is secret after the game). */
 function reveal(e) {
@@ -74,69 +73,72 @@ export function mount(app, tableId) {
 
   function draw() {
     if (S.error) {
-      app.innerHTML = `<section class="panel"><h1>${esc(t('replay.title'))}</h1><p class="form-error">${esc(
-        S.error,
-      )}</p><a class="btn" href="#/">${esc(t('nav.lobby'))}</a></section>`;
+      setMarkup(
+        app,
+        html`<section class="panel"><h1>${t('replay.title')}</h1><p class="form-error">${S.error}</p><a class="btn" href="#/">${t(
+          'nav.lobby',
+        )}</a></section>`,
+      );
       return;
     }
     if (!S.data) {
-      app.innerHTML = `<p class="loading">${esc(t('table.loading'))}</p>`;
+      setMarkup(app, html`<p class="loading">${t('table.loading')}</p>`);
       return;
     }
     const table = S.data.table;
     const n = S.data.steps.length - 1;
     const { c, log, g } = ctxAt(S.k);
     const step = S.data.steps[S.k];
-    const chips = settingsSummary(table.game, table.settings, table.options)
-      .map((x) => `<span class="chip">${esc(x)}</span>`)
-      .join('');
+    const chips = settingsSummary(table.game, table.settings, table.options).map((x) => html`<span class="chip">${x}</span>`);
     const action = step.action
-      ? `${esc(plainName(table, step.action.seat))}: ${g.describe ? g.describe(step.action) : describe(step.action)}`
+      ? html`${plainName(table, step.action.seat)}: ${g.describe ? g.describe(step.action) : describe(step.action)}`
       : t('replay.deal');
     const summary = g.summary(c);
-    app.innerHTML = `<div class="table-page replay game-${table.game}">
+    setMarkup(
+      app,
+      html`<div class="table-page replay game-${table.game}">
       <header class="table-head">
-        <div class="table-title"><a class="back-link" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
-          <h1>${esc(t('replay.title'))}: ${esc(gameTitle(table.game))}</h1><div class="chips">${chips}</div></div>
+        <div class="table-title"><a class="back-link" href="#/" aria-label="${t('nav.lobby')}">←</a>
+          <h1>${t('replay.title')}: ${gameTitle(table.game)}</h1><div class="chips">${chips}</div></div>
       </header>
-      <div class="replay-bar" role="toolbar" aria-label="${esc(t('replay.controls'))}">
-        <button class="btn step" data-go="first" data-key="first" aria-label="${esc(t('replay.first'))}">${ICON_FIRST}</button>
-        <button class="btn step" data-go="prev" data-key="prev" aria-label="${esc(t('replay.prev'))}">◀</button>
-        <button class="btn primary" data-play data-key="play">${esc(S.playing ? t('replay.pause') : t('replay.play'))}</button>
-        <button class="btn step" data-go="next" data-key="next" aria-label="${esc(t('replay.next'))}">▶</button>
-        <button class="btn step" data-go="last" data-key="last" aria-label="${esc(t('replay.last'))}">${ICON_LAST}</button>
-        <input type="range" min="0" max="${n}" value="${S.k}" data-slider data-key="slider" aria-label="${esc(t('replay.step'))}">
-        <span class="step-count" aria-live="polite">${esc(t('replay.step_of', { k: S.k, n }))}</span>
-        <label class="speed"><span>${esc(t('replay.speed'))}</span><select data-speed>
-          ${[0.5, 1, 2, 4].map((x) => `<option value="${x}"${x === S.speed ? ' selected' : ''}>${x}×</option>`).join('')}
+      <div class="replay-bar" role="toolbar" aria-label="${t('replay.controls')}">
+        <button class="btn step" data-go="first" data-key="first" aria-label="${t('replay.first')}">${ICON_FIRST}</button>
+        <button class="btn step" data-go="prev" data-key="prev" aria-label="${t('replay.prev')}">◀</button>
+        <button class="btn primary" data-play data-key="play">${S.playing ? t('replay.pause') : t('replay.play')}</button>
+        <button class="btn step" data-go="next" data-key="next" aria-label="${t('replay.next')}">▶</button>
+        <button class="btn step" data-go="last" data-key="last" aria-label="${t('replay.last')}">${ICON_LAST}</button>
+        <input type="range" min="0" max="${n}" value="${S.k}" data-slider data-key="slider" aria-label="${t('replay.step')}">
+        <span class="step-count" aria-live="polite">${t('replay.step_of', { k: S.k, n })}</span>
+        <label class="speed"><span>${t('replay.speed')}</span><select data-speed>
+          ${[0.5, 1, 2, 4].map((x) => html`<option value="${x}"${x === S.speed ? html` selected` : ''}>${x}×</option>`)}
         </select></label>
       </div>
       <p class="replay-action" aria-live="polite">${action}</p>
       <div class="table-layout">
-        <section class="felt" aria-label="${esc(t('table.board'))}">
+        <section class="felt" aria-label="${t('table.board')}">
           <div class="status-bar"><span class="turn">${
-            step.view.over ? esc(g.winnerText(c)) : step.view.turn !== null && step.view.turn !== undefined ? esc(t('turn.of', { name: c.name(step.view.turn) })) : ''
+            step.view.over ? g.winnerText(c) : step.view.turn !== null && step.view.turn !== undefined ? t('turn.of', { name: c.name(step.view.turn) }) : ''
           }</span></div>
           ${g.board(c)}
         </section>
         <aside class="side">
-          <section class="panel scores"><h2>${esc(t('table.scores'))}</h2>${g.scores(c)}</section>
-          ${summary ? `<section class="panel hand-summary in-side"><h2>${esc(t('summary.title'))}</h2>${summary}</section>` : ''}
-          <section class="panel log"><h2>${esc(t('table.log'))}</h2>
+          <section class="panel scores"><h2>${t('table.scores')}</h2>${g.scores(c)}</section>
+          ${summary ? html`<section class="panel hand-summary in-side"><h2>${t('summary.title')}</h2>${summary}</section>` : ''}
+          <section class="panel log"><h2>${t('table.log')}</h2>
             <ol class="log-list">${log
               .slice(-80)
               .reverse()
-              .map((l) => `<li class="${l.cls || ''}${l.step === S.k ? ' now' : ''}">${l.html}</li>`)
-              .join('')}</ol></section>
+              .map((l) => html`<li class="${l.cls || ''}${l.step === S.k ? ' now' : ''}">${l.html}</li>`)}</ol></section>
         </aside>
       </div>
-    </div>`;
+    </div>`,
+    );
     bind(n);
   }
 
-  /** An action in words (HTML), for a game module without a `describe` of its own. */
+  /** An action in words (markup), for a game module without a `describe` of its own. */
   function describe(a) {
-    return esc(`${t(`replay.action.${a.type}`)}${a.amount ? ` ${a.amount}` : ''}`);
+    return html`${t(`replay.action.${a.type}`)}${a.amount ? ` ${a.amount}` : ''}`;
   }
 
   function bind(n) {

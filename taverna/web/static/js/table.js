@@ -10,7 +10,8 @@ import { explainRefusal } from './errors.js';
 import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
-import { esc, gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
+import { html, setMarkup } from './html.js';
+import { gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
 import dominoes from './games/dominoes.js';
 import cards from './games/cards.js';
 import mus from './games/mus.js';
@@ -205,46 +206,50 @@ export function mount(app, tableId) {
 
   function draw() {
     if (S.missing) {
-      app.innerHTML = `<section class="not-found"><h1>${esc(t('table.not_found'))}</h1>
-        <p><a href="/#/">${esc(t('nav.lobby'))}</a></p></section>`;
+      setMarkup(
+        app,
+        html`<section class="not-found"><h1>${t('table.not_found')}</h1>
+        <p><a href="/#/">${t('nav.lobby')}</a></p></section>`,
+      );
       return;
     }
     if (!S.table) {
-      app.innerHTML = `<p class="loading">${esc(t('table.loading'))}</p>`;
+      setMarkup(app, html`<p class="loading">${t('table.loading')}</p>`);
       return;
     }
     const x = S.table;
-    const chips = settingsSummary(x.game, x.settings, x.options)
-      .map((c) => `<span class="chip">${esc(c)}</span>`)
-      .join('');
+    const chips = settingsSummary(x.game, x.settings, x.options).map((c) => html`<span class="chip">${c}</span>`);
     const playing = !!S.view;
     const seated = S.seat !== null;
-    app.innerHTML = `<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket?.seq ?? ''}">
+    setMarkup(
+      app,
+      html`<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket?.seq ?? ''}">
       <header class="table-head">
         <div class="table-title">
-          <a class="back-link" href="#/" aria-label="${esc(t('nav.lobby'))}">←</a>
-          <h1>${esc(gameTitle(x.game))}</h1>
+          <a class="back-link" href="#/" aria-label="${t('nav.lobby')}">←</a>
+          <h1>${gameTitle(x.game)}</h1>
           <div class="chips">${chips}</div>
         </div>
         <div class="table-tools">
-          ${seated ? '' : `<span class="badge watching">${esc(t('table.watching'))}</span>`}
+          ${seated ? '' : html`<span class="badge watching">${t('table.watching')}</span>`}
           <button class="btn ghost small" data-invite data-key="invite">${wideNarrow('table.invite')}</button>
           ${
             seated && x.status === 'playing'
-              ? `<button class="btn ghost small" data-leave data-key="leave">${wideNarrow('table.leave')}</button>`
+              ? html`<button class="btn ghost small" data-leave data-key="leave">${wideNarrow('table.leave')}</button>`
               : ''
           }
         </div>
       </header>
       ${playing ? playArea() : seatingArea()}
       ${S.view?.over && !S.overShown ? gameOver() : ''}
-    </div>`;
+    </div>`,
+    );
     bind();
   }
 
   /** A label and its short form for a phone's narrow head (CSS shows one of them). */
   function wideNarrow(key) {
-    return `<span class="wide">${esc(t(key))}</span><span class="narrow">${esc(t(`${key}_short`))}</span>`;
+    return html`<span class="wide">${t(key)}</span><span class="narrow">${t(`${key}_short`)}</span>`;
   }
 
   function seatingArea() {
@@ -255,62 +260,48 @@ export function mount(app, tableId) {
     const canBot = host || seated;
     const rows = x.seating
       .map((s) => {
-        const team = x.game === 'mus' ? `<span class="pair pair-${s.seat % 2}">${esc(t(s.seat % 2 ? 'mus.pair_b' : 'mus.pair_a'))}</span>` : '';
+        const team = x.game === 'mus' ? html`<span class="pair pair-${s.seat % 2}">${t(s.seat % 2 ? 'mus.pair_b' : 'mus.pair_a')}</span>` : '';
         let who;
-        let actions = '';
+        const actions = [];
         if (s.empty) {
-          who = `<span class="muted">${esc(t('seat.empty'))}</span>`;
+          who = html`<span class="muted">${t('seat.empty')}</span>`;
           if (!seated) {
-            actions += `<button class="btn primary small" data-sit="${s.seat}" data-key="sit-${s.seat}">${esc(
-              t('table.sit_here'),
-            )}</button>`;
+            actions.push(html`<button class="btn primary small" data-sit="${s.seat}" data-key="sit-${s.seat}">${t('table.sit_here')}</button>`);
           }
           // an official table seats registered people only: no bot to add
           if (!x.official && (canBot || !seated)) {
-            actions += `<span class="add-bot">
-              <label class="sr-only" for="bot-level-${s.seat}">${esc(t('table.bot_level'))}</label>
+            actions.push(html`<span class="add-bot">
+              <label class="sr-only" for="bot-level-${s.seat}">${t('table.bot_level')}</label>
               <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${['random', 'greedy', 'expert']
-                .map((b) => `<option value="${b}"${b === 'greedy' ? ' selected' : ''}>${esc(t(`bot.${b}`))}</option>`)
-                .join('')}</select>
-              <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${esc(
-                t('table.add_bot'),
-              )}</button></span>`;
+                .map((b) => html`<option value="${b}"${b === 'greedy' ? html` selected` : ''}>${t(`bot.${b}`)}</option>`)}</select>
+              <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${t('table.add_bot')}</button></span>`);
           }
         } else {
-          who = `<strong title="${esc(seatName(x, s.seat, S.seat))}">${esc(seatName(x, s.seat, S.seat))}</strong>`;
+          who = html`<strong title="${seatName(x, s.seat, S.seat)}">${seatName(x, s.seat, S.seat)}</strong>`;
           if (s.seat === S.seat) {
-            actions += `<button class="btn ghost small" data-stand="${s.seat}" data-key="stand">${esc(t('table.stand_up'))}</button>`;
+            actions.push(html`<button class="btn ghost small" data-stand="${s.seat}" data-key="stand">${t('table.stand_up')}</button>`);
           } else if (s.bot && host) {
-            actions += `<button class="btn ghost small" data-remove-bot="${s.seat}" data-key="rm-${s.seat}">${esc(
-              t('table.remove_bot'),
-            )}</button>`;
+            actions.push(html`<button class="btn ghost small" data-remove-bot="${s.seat}" data-key="rm-${s.seat}">${t('table.remove_bot')}</button>`);
           }
         }
-        return `<li class="seat-row${s.seat === S.seat ? ' mine' : ''}"><span class="seat-no">${esc(
-          t('seat.n', { n: s.seat + 1 }),
-        )}</span>${team}<span class="seat-who">${who}</span><span class="seat-actions">${actions}</span></li>`;
-      })
-      .join('');
+        return html`<li class="seat-row${s.seat === S.seat ? ' mine' : ''}"><span class="seat-no">${t('seat.n', { n: s.seat + 1 })}</span>${team}<span class="seat-who">${who}</span><span class="seat-actions">${actions}</span></li>`;
+      });
     const full = !x.free_seats.length;
-    return `<section class="panel seating" aria-labelledby="seating-title">
-      <h2 id="seating-title">${esc(
-        t(x.status === 'open' ? 'table.waiting' : x.status === 'set_aside' ? 'table.set_aside' : 'table.finished'),
-      )}</h2>
-      ${x.status === 'set_aside' ? `<p class="set-aside" role="alert">${esc(t('table.set_aside_why', { problem: x.problem || '' }))}</p>` : ''}
+    return html`<section class="panel seating" aria-labelledby="seating-title">
+      <h2 id="seating-title">${t(x.status === 'open' ? 'table.waiting' : x.status === 'set_aside' ? 'table.set_aside' : 'table.finished')}</h2>
+      ${x.status === 'set_aside' ? html`<p class="set-aside" role="alert">${t('table.set_aside_why', { problem: x.problem || '' })}</p>` : ''}
       <ul class="seat-rows">${rows}</ul>
       <div class="invite-box">
-        <label for="invite-link">${esc(t('table.invite_hint'))}</label>
-        <div class="invite-row"><input id="invite-link" readonly value="${esc(tableLink(x.id))}">
-          <button class="btn ghost" data-invite data-key="invite2">${esc(t('table.copy'))}</button></div>
+        <label for="invite-link">${t('table.invite_hint')}</label>
+        <div class="invite-row"><input id="invite-link" readonly value="${tableLink(x.id)}">
+          <button class="btn ghost" data-invite data-key="invite2">${t('table.copy')}</button></div>
       </div>
       ${
         x.status === 'open' && (host || seated)
-          ? `<div class="start-row"><button class="btn primary big" data-start data-key="start"${full ? '' : ' disabled'}>${esc(
-              t('table.start'),
-            )}</button><span class="muted">${esc(full ? t('table.ready') : t('table.needs_seats'))}</span></div>`
+          ? html`<div class="start-row"><button class="btn primary big" data-start data-key="start"${full ? '' : html` disabled`}>${t('table.start')}</button><span class="muted">${full ? t('table.ready') : t('table.needs_seats')}</span></div>`
           : ''
       }
-      ${x.status === 'finished' ? `<a class="btn primary" href="#/replay/${x.id}">${esc(t('lobby.replay'))}</a>` : ''}
+      ${x.status === 'finished' ? html`<a class="btn primary" href="#/replay/${x.id}">${t('lobby.replay')}</a>` : ''}
     </section>`;
   }
 
@@ -318,8 +309,8 @@ export function mount(app, tableId) {
     const g = game();
     const c = ctx();
     const summary = g.summary ? g.summary(c) : '';
-    return `<div class="table-layout">
-      <section class="felt" aria-label="${esc(t('table.board'))}">
+    return html`<div class="table-layout">
+      <section class="felt" aria-label="${t('table.board')}">
         <div class="status-bar" role="status" aria-live="polite">${statusLine(c)}</div>
         ${g.board(c)}
         <div class="controls">${g.controls(c)}</div>
@@ -327,31 +318,30 @@ export function mount(app, tableId) {
       <aside class="side">
         ${
           summary && S.summaryOpen
-            ? `<section class="panel hand-summary" aria-label="${esc(t('summary.title'))}">
-                <button class="close" data-close-summary data-key="close-summary" aria-label="${esc(t('close'))}">×</button>
+            ? html`<section class="panel hand-summary" aria-label="${t('summary.title')}">
+                <button class="close" data-close-summary data-key="close-summary" aria-label="${t('close')}">×</button>
                 ${summary}</section>`
             : ''
         }
         <section class="panel scores" aria-labelledby="scores-title">
-          <h2 id="scores-title">${esc(t('table.scores'))}</h2>
+          <h2 id="scores-title">${t('table.scores')}</h2>
           ${g.scores(c)}
         </section>
         ${
           summary && !S.summaryOpen
-            ? `<section class="panel"><h2>${esc(t('summary.title'))}</h2>
-                <button class="btn ghost small" data-open-summary data-key="open-summary">${esc(t('summary.show'))}</button></section>`
+            ? html`<section class="panel"><h2>${t('summary.title')}</h2>
+                <button class="btn ghost small" data-open-summary data-key="open-summary">${t('summary.show')}</button></section>`
             : ''
         }
         <section class="panel log" aria-labelledby="log-title">
-          <h2 id="log-title">${esc(t('table.log'))}</h2>
+          <h2 id="log-title">${t('table.log')}</h2>
           <ol class="log-list" aria-live="off">${S.log
             .slice(-60)
             .reverse()
             .map(({ e }) => {
               const l = g.narrate(e, c);
-              return `<li class="${l.cls || ''}"${l.kind ? ` data-event="${l.kind}"` : ''}>${l.html}</li>`;
-            })
-            .join('')}</ol>
+              return html`<li class="${l.cls || ''}"${l.kind ? html` data-event="${l.kind}"` : ''}>${l.html}</li>`;
+            })}</ol>
         </section>
       </aside>
     </div>`;
@@ -360,15 +350,15 @@ export function mount(app, tableId) {
   function statusLine(c) {
     const v = c.view;
     const g = game();
-    if (v.over) return `<span class="turn over">${esc(t('table.game_over'))}</span>`;
+    if (v.over) return html`<span class="turn over">${t('table.game_over')}</span>`;
     const text = g.status ? g.status(c) : null;
     const turn = v.turn;
     let who = '';
     if (text) who = text;
-    else if (turn === c.me) who = `<strong class="your-turn">${esc(t('turn.yours'))}</strong>`;
-    else if (turn !== null && turn !== undefined) who = esc(t('turn.of', { name: c.name(turn) }));
-    if (S.paused) who = `<span class="paused">${esc(t('table.paused'))}</span>`;
-    return `<span class="turn">${who}</span>
+    else if (turn === c.me) who = html`<strong class="your-turn">${t('turn.yours')}</strong>`;
+    else if (turn !== null && turn !== undefined) who = t('turn.of', { name: c.name(turn) });
+    if (S.paused) who = html`<span class="paused">${t('table.paused')}</span>`;
+    return html`<span class="turn">${who}</span>
       <span class="timer" aria-hidden="${S.deadline ? 'false' : 'true'}">
         <span class="timer-bar"><span class="timer-fill"></span></span>
         <span class="timer-text"></span></span>`;
@@ -377,14 +367,14 @@ export function mount(app, tableId) {
   function gameOver() {
     const g = game();
     const c = ctx();
-    return `<div class="game-over" role="dialog" aria-modal="false" aria-labelledby="over-title">
+    return html`<div class="game-over" role="dialog" aria-modal="false" aria-labelledby="over-title">
       <div class="game-over-card">
-        <h2 id="over-title">${esc(g.winnerText(c))}</h2>
+        <h2 id="over-title">${g.winnerText(c)}</h2>
         ${g.finalScores(c)}
         <div class="dialog-buttons">
-          <button class="btn ghost" data-close-over data-key="close-over">${esc(t('close'))}</button>
-          <a class="btn ghost" href="#/">${esc(t('nav.lobby'))}</a>
-          <a class="btn primary" href="#/replay/${S.id}" data-key="replay">${esc(t('lobby.replay'))}</a>
+          <button class="btn ghost" data-close-over data-key="close-over">${t('close')}</button>
+          <a class="btn ghost" href="#/">${t('nav.lobby')}</a>
+          <a class="btn primary" href="#/replay/${S.id}" data-key="replay">${t('lobby.replay')}</a>
         </div>
       </div></div>`;
   }

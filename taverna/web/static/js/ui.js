@@ -1,15 +1,7 @@
-// Small helpers shared by the pages: escaping, toasts, names, game titles.
+// Small helpers shared by the pages: toasts, names, game titles.
 
+import { html } from './html.js';
 import { num, t, tn } from './i18n.js';
-
-export function esc(value) {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 let toastTimer = null;
 
@@ -38,12 +30,12 @@ export function gameTitle(game) {
 /** A person's name where room is short (nameplates, score rows): cut with an ellipsis
  * when too long for its place, the whole name in a tooltip (css .nm). */
 export function nameText(name) {
-  return `<span class="nm" title="${esc(name)}">${esc(name)}</span>`;
+  return html`<span class="nm" title="${name}">${name}</span>`;
 }
 
-/** A tile or card drawn small (`html`), named in words for screen readers and as a tooltip. */
-export function thing(html, label) {
-  return `<span class="thing" role="img" aria-label="${esc(label)}" title="${esc(label)}">${html}</span>`;
+/** A tile or card drawn small (`drawn`, markup), named in words for screen readers and as a tooltip. */
+export function thing(drawn, label) {
+  return html`<span class="thing" role="img" aria-label="${label}" title="${label}">${drawn}</span>`;
 }
 
 /** Bots are called by a name of their seat, so that four of them can be told apart. */

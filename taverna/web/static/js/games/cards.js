@@ -4,7 +4,8 @@
 
 import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
-import { esc, nameText, thing } from '../ui.js';
+import { html } from '../html.js';
+import { nameText, thing } from '../ui.js';
 
 const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
 const RANK_KEYS = { A: 'fr.ace', J: 'fr.jack', Q: 'fr.queen', K: 'fr.king' };
@@ -61,11 +62,11 @@ const cards = {
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: cardLabel,
 
-  /** An action in words, its card drawn as at the table (replays; HTML). */
+  /** An action in words, its card drawn as at the table (replays; markup). */
   describe(a) {
-    if (a.type !== 'play') return esc(t(`replay.action.${a.type}`));
-    const claim = a.claim ? ` + ${esc(t('replay.action.claim'))}` : '';
-    return `${esc(t('replay.action.play'))} ${thing(mini(a.card), cardLabel(a.card))}${claim}`;
+    if (a.type !== 'play') return html`${t(`replay.action.${a.type}`)}`;
+    const claim = a.claim ? ` + ${t('replay.action.claim')}` : '';
+    return html`${t('replay.action.play')} ${thing(mini(a.card), cardLabel(a.card))}${claim}`;
   },
 
   learn(e, c) {
@@ -99,61 +100,59 @@ const cards = {
   },
 
   narrate(e, c) {
-    const who = `<b>${esc(c.name(e.seat))}</b>`;
+    const who = html`<b>${c.name(e.seat)}</b>`;
     switch (e.type) {
       case 'deal':
         return {
           kind: 'deal',
           cls: 'sep',
-          html: esc(t('cards.log.deal', { n: e.round + 1, dealer: c.name(e.dealer), leader: c.name(e.leader) })),
+          html: html`${t('cards.log.deal', { n: e.round + 1, dealer: c.name(e.dealer), leader: c.name(e.leader) })}`,
         };
       case 'play': {
         let tail = '';
-        if (e.credit) tail = ` <span class="plus">+${e.credit}</span>`;
-        else if (e.pending) tail = ` <span class="pending">${esc(t('cards.log.unclaimed', { n: e.pending }))}</span>`;
+        if (e.credit) tail = html` <span class="plus">+${e.credit}</span>`;
+        else if (e.pending) tail = html` <span class="pending">${t('cards.log.unclaimed', { n: e.pending })}</span>`;
         return {
           kind: 'play',
           cls: e.credit ? 'scored' : '',
-          html: `${who} ${esc(t('cards.log.play'))} ${mini(e.card)} · ${esc(t('cards.log.total', { n: e.total }))}${tail}`,
+          html: html`${who} ${t('cards.log.play')} ${mini(e.card)} · ${t('cards.log.total', { n: e.total })}${tail}`,
         };
       }
       case 'draw':
         return e.card
-          ? { kind: 'draw', cls: 'minor', html: `${who} ${esc(t('cards.log.draw'))} ${mini(e.card)}` }
+          ? { kind: 'draw', cls: 'minor', html: html`${who} ${t('cards.log.draw')} ${mini(e.card)}` }
           : null;
       case 'go':
-        return { kind: 'go', html: `${who} ${esc(t('cards.log.go'))}` };
+        return { kind: 'go', html: html`${who} ${t('cards.log.go')}` };
       case 'claim':
         return {
           kind: 'claim',
           cls: 'scored',
-          html: `${who} ${esc(t('cards.log.claim', { n: e.points }))} <span class="plus">+${e.credit}</span>`,
+          html: html`${who} ${t('cards.log.claim', { n: e.points })} <span class="plus">+${e.credit}</span>`,
         };
       case 'muggins':
         return {
           kind: 'muggins',
           cls: 'scored big',
-          html: `<b>${esc(t('cards.muggins'))}</b> ${esc(
-            t('cards.log.muggins', { name: c.name(e.seat), from: c.name(e.from), n: e.points }),
-          )} <span class="plus">+${e.credit}</span>`,
+          html: html`<b>${t('cards.muggins')}</b> ${t('cards.log.muggins', { name: c.name(e.seat), from: c.name(e.from), n: e.points })} <span class="plus">+${e.credit}</span>`,
         };
       case 'lost':
-        return { kind: 'lost', html: esc(tn('cards.log.lost', e.points, { name: c.name(e.seat) })) };
+        return { kind: 'lost', html: html`${tn('cards.log.lost', e.points, { name: c.name(e.seat) })}` };
       case 'pile_closed': {
         let text;
         if (e.reason === 'limit') text = t('cards.log.closed_limit', { total: e.total, name: c.name(e.seat) });
         else if (e.reason === 'go') text = t('cards.log.closed_go', { name: c.name(e.seat), n: e.last });
         else text = t('cards.log.closed_last', { name: c.name(e.seat), n: e.last });
-        const tail = e.credit ? ` <span class="plus">+${e.credit}</span>` : '';
-        return { kind: 'pile_closed', cls: e.credit ? 'scored' : '', html: esc(text) + tail };
+        const tail = e.credit ? html` <span class="plus">+${e.credit}</span>` : '';
+        return { kind: 'pile_closed', cls: e.credit ? 'scored' : '', html: html`${text}${tail}` };
       }
       case 'round_end':
-        return { kind: 'round_end', cls: 'big', html: esc(t('cards.log.round_end', { n: e.round + 1 })) };
+        return { kind: 'round_end', cls: 'big', html: html`${t('cards.log.round_end', { n: e.round + 1 })}` };
       case 'game_end':
         return {
           kind: 'game_end',
           cls: 'big win',
-          html: esc(t('log.wins', { name: c.name(e.winner), score: e.scores[e.winner] })),
+          html: html`${t('log.wins', { name: c.name(e.winner), score: e.scores[e.winner] })}`,
         };
       default:
         return null;
@@ -168,107 +167,92 @@ const cards = {
         const n = v.hand_sizes[s];
         const shown = c.hands?.[s];
         const fan = shown
-          ? shown.map((x) => `<span class="card-small">${frenchCard(x)}</span>`).join('')
-          : Array.from({ length: n }, () => `<span class="card-small">${cardBack()}</span>`).join('');
+          ? shown.map((x) => html`<span class="card-small">${frenchCard(x)}</span>`)
+          : Array.from({ length: n }, () => html`<span class="card-small">${cardBack()}</span>`);
         const tags = [
-          v.dealer === s ? `<span class="tag dealer" title="${esc(t('cards.dealer'))}">${esc(t('cards.dealer_short'))}</span>` : '',
-          v.gone.includes(s) ? `<span class="tag go">${esc(t('cards.go'))}</span>` : '',
-          v.pending?.seat === s ? `<span class="tag pending">${esc(t('cards.unclaimed_short', { n: v.pending.points }))}</span>` : '',
-        ].join('');
-        return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+          v.dealer === s ? html`<span class="tag dealer" title="${t('cards.dealer')}">${t('cards.dealer_short')}</span>` : '',
+          v.gone.includes(s) ? html`<span class="tag go">${t('cards.go')}</span>` : '',
+          v.pending?.seat === s ? html`<span class="tag pending">${t('cards.unclaimed_short', { n: v.pending.points })}</span>` : '',
+        ];
+        return html`<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
           <div class="plate-name">${nameText(c.label(s))} ${tags}</div>
-          <div class="plate-cards fan" aria-label="${esc(tn('cards.cards_n', n))}">${fan}</div>
-          <div class="plate-score">${esc(tn('cards.points_n', v.scores[s]))}</div>
+          <div class="plate-cards fan" aria-label="${tn('cards.cards_n', n)}">${fan}</div>
+          <div class="plate-score">${tn('cards.points_n', v.scores[s])}</div>
         </div>`;
-      })
-      .join('');
+      });
     const last = c.notes.last;
     const pile = v.pile
       .map(
         (card, i) =>
-          `<span class="pile-card${last && last.card === card && i === v.pile.length - 1 ? ' last' : ''}" style="--i:${i}" role="listitem" aria-label="${esc(
-            cardLabel(card),
-          )}">${frenchCard(card)}</span>`,
-      )
-      .join('');
+          html`<span class="pile-card${last && last.card === card && i === v.pile.length - 1 ? ' last' : ''}" data-vars="--i: ${i}" role="listitem" aria-label="${cardLabel(card)}">${frenchCard(card)}</span>`,
+      );
     const pct = Math.min(100, (100 * v.total) / v.limit);
     const fives = v.total > 0 && v.total % 5 === 0;
-    return `<div class="plates">${plates}</div>
+    return html`<div class="plates">${plates}</div>
       <div class="cards-center">
-        <div class="stock" aria-label="${esc(tn('cards.stock_n', v.stock))}">
+        <div class="stock" aria-label="${tn('cards.stock_n', v.stock)}">
           <span class="stock-card">${v.stock ? cardBack() : ''}</span>
-          <span>${esc(t('cards.stock'))} <b>${v.stock}</b></span>
+          <span>${t('cards.stock')} <b>${v.stock}</b></span>
         </div>
         <div class="pile-wrap">
-          <div class="pile" role="list" aria-label="${esc(t('cards.pile'))}">${
-            pile || `<span class="pile-empty">${esc(t('cards.new_pile'))}</span>`
+          <div class="pile" role="list" aria-label="${t('cards.pile')}">${
+            pile.length ? pile : html`<span class="pile-empty">${t('cards.new_pile')}</span>`
           }</div>
         </div>
-        <div class="total-box${fives ? ' fives' : ''}${v.total === v.limit ? ' limit' : ''}" aria-label="${esc(
-          t('cards.total_of', { n: v.total, limit: v.limit }),
-        )}">
-          <span class="total-label">${esc(t('cards.total'))}</span>
+        <div class="total-box${fives ? ' fives' : ''}${v.total === v.limit ? ' limit' : ''}" aria-label="${t('cards.total_of', { n: v.total, limit: v.limit })}">
+          <span class="total-label">${t('cards.total')}</span>
           <span class="total-num">${v.total}</span>
           <span class="total-limit">/ ${v.limit}</span>
-          <span class="total-bar" aria-hidden="true"><span style="width:${pct}%"></span></span>
+          <span class="total-bar" aria-hidden="true"><span data-vars="--pct: ${pct}%"></span></span>
         </div>
       </div>
       ${
         v.pending
-          ? `<div class="pending-box" role="alert">${esc(
-              t('cards.pending', { name: c.name(v.pending.seat), n: v.pending.points }),
-            )}</div>`
+          ? html`<div class="pending-box" role="alert">${t('cards.pending', { name: c.name(v.pending.seat), n: v.pending.points })}</div>`
           : ''
       }`;
   },
 
   controls(c) {
     const v = c.view;
-    if (c.me === null) return c.hands ? '' : `<p class="muted center">${esc(t('table.spectating'))}</p>`;
+    if (c.me === null) return c.hands ? '' : html`<p class="muted center">${t('table.spectating')}</p>`;
     const hand = c.hands?.[c.me] ?? v.hand ?? [];
     const myTurn = v.turn === c.me && c.interactive;
     const cardsHtml = hand
       .map((card) => {
         const ok = myTurn && !!playOf(c, card);
-        return `<button class="hand-card${ok ? ' playable' : ''}" data-card="${card}" data-key="card-${card}"
-          ${ok ? '' : 'disabled'} aria-label="${esc(cardLabel(card))}${ok ? '' : `, ${esc(t('cards.cannot_play'))}`}">${frenchCard(
+        return html`<button class="hand-card${ok ? ' playable' : ''}" data-card="${card}" data-key="card-${card}"
+          ${ok ? '' : html`disabled`} aria-label="${cardLabel(card)}${ok ? '' : `, ${t('cards.cannot_play')}`}">${frenchCard(
             card,
           )}</button>`;
-      })
-      .join('');
+      });
     const has = (type) => c.legal.some((a) => a.type === type);
     const buttons = [];
     if (has('claim')) {
-      buttons.push(`<button class="btn action claim pulse" data-act="claim" data-key="act-claim">${esc(
-        t('cards.claim_n', { n: v.pending?.points ?? '' }),
-      )} <kbd>C</kbd></button>`);
+      buttons.push(html`<button class="btn action claim pulse" data-act="claim" data-key="act-claim">${t('cards.claim_n', { n: v.pending?.points ?? '' })} <kbd>C</kbd></button>`);
     }
     if (has('muggins')) {
-      buttons.push(`<button class="btn action muggins pulse" data-act="muggins" data-key="act-muggins">${esc(
-        t('cards.muggins'),
-      )} <kbd>M</kbd></button>`);
+      buttons.push(html`<button class="btn action muggins pulse" data-act="muggins" data-key="act-muggins">${t('cards.muggins')} <kbd>M</kbd></button>`);
     }
     if (has('go')) {
-      buttons.push(`<button class="btn action" data-act="go" data-key="act-go">${esc(t('cards.go'))} <kbd>G</kbd></button>`);
+      buttons.push(html`<button class="btn action" data-act="go" data-key="act-go">${t('cards.go')} <kbd>G</kbd></button>`);
     }
     const muggins = v.settings.muggins;
     let hint = '';
     if (myTurn && has('go')) hint = t('cards.hint_go', { limit: v.limit });
     else if (myTurn) hint = t('cards.hint_play', { limit: v.limit });
-    return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
-        <span class="plate-name">${nameText(c.label(c.me))}${v.dealer === c.me ? ` <span class="tag dealer">${esc(t('cards.dealer_short'))}</span>` : ''}</span>
-        <span class="plate-score">${esc(tn('cards.points_n', v.scores[c.me]))}</span>
+    return html`<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
+        <span class="plate-name">${nameText(c.label(c.me))}${v.dealer === c.me ? html` <span class="tag dealer">${t('cards.dealer_short')}</span>` : ''}</span>
+        <span class="plate-score">${tn('cards.points_n', v.scores[c.me])}</span>
       </div>
-      <div class="hand cards-hand" role="group" aria-label="${esc(t('cards.your_cards'))}">${cardsHtml}</div>
-      <div class="actions">${buttons.join('')}</div>
+      <div class="hand cards-hand" role="group" aria-label="${t('cards.your_cards')}">${cardsHtml}</div>
+      <div class="actions">${buttons}</div>
       ${
         muggins && !c.hands
-          ? `<label class="check inline"><input type="checkbox" data-claim-pref${claimPref() ? ' checked' : ''}><span>${esc(
-              t('cards.claim_with_play'),
-            )}</span></label>`
+          ? html`<label class="check inline"><input type="checkbox" data-claim-pref${claimPref() ? html` checked` : ''}><span>${t('cards.claim_with_play')}</span></label>`
           : ''
       }
-      <p class="hint" aria-live="polite">${esc(hint)}</p>`;
+      <p class="hint" aria-live="polite">${hint}</p>`;
   },
 
   bind(root, c) {
@@ -296,15 +280,14 @@ const cards = {
 
   scores(c) {
     const v = c.view;
-    return `<ul class="score-list">${[...Array(c.seats).keys()]
+    return html`<ul class="score-list">${[...Array(c.seats).keys()]
       .map((s) => {
         const pct = Math.max(0, Math.min(100, (100 * v.scores[s]) / v.target));
-        return `<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
+        return html`<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
           <div class="score-row"><span class="score-name">${nameText(c.label(s))}</span><span class="score-num">${v.scores[s]}</span></div>
-          <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div></li>`;
-      })
-      .join('')}</ul>
-      <p class="muted small">${esc(t('set.target_n', { n: v.target }))} · ${esc(t('cards.round_n', { n: v.round + 1 }))}</p>
+          <div class="progress" aria-hidden="true"><span data-vars="--pct: ${pct}%"></span></div></li>`;
+      })}</ul>
+      <p class="muted small">${t('set.target_n', { n: v.target })} · ${t('cards.round_n', { n: v.round + 1 })}</p>
       ${roundList(c, c.notes.round, t('cards.this_round'), { newestFirst: true })}`;
   },
 
@@ -318,13 +301,10 @@ const cards = {
     if (!r) return '';
     const totals = Array(c.seats).fill(0);
     for (const it of r.items) totals[it.seat] += it.points;
-    return `<h3>${esc(t('cards.summary_title', { n: r.n + 1 }))}</h3>
-      <table class="summary-table"><thead><tr><th scope="col">${esc(t('summary.player'))}</th><th scope="col">${esc(
-        t('cards.this_round_points'),
-      )}</th><th scope="col">${esc(t('summary.score'))}</th></tr></thead>
+    return html`<h3>${t('cards.summary_title', { n: r.n + 1 })}</h3>
+      <table class="summary-table"><thead><tr><th scope="col">${t('summary.player')}</th><th scope="col">${t('cards.this_round_points')}</th><th scope="col">${t('summary.score')}</th></tr></thead>
       <tbody>${totals
-        .map((p, s) => `<tr><th scope="row">${esc(c.name(s))}</th><td>+${p}</td><td><b>${r.scores?.[s] ?? ''}</b></td></tr>`)
-        .join('')}</tbody></table>
+        .map((p, s) => html`<tr><th scope="row">${c.name(s)}</th><td>+${p}</td><td><b>${r.scores?.[s] ?? ''}</b></td></tr>`)}</tbody></table>
       ${roundList(c, r, t('cards.how'))}`;
   },
 
@@ -337,9 +317,8 @@ const cards = {
   finalScores(c) {
     const v = c.view;
     const order = [...Array(c.seats).keys()].sort((a, b) => v.scores[b] - v.scores[a]);
-    return `<ol class="final">${order
-      .map((s) => `<li${s === v.winner ? ' class="winner"' : ''}><span>${esc(c.name(s))}</span><b>${v.scores[s]}</b></li>`)
-      .join('')}</ol>`;
+    return html`<ol class="final">${order
+      .map((s) => html`<li${s === v.winner ? html` class="winner"` : ''}><span>${c.name(s)}</span><b>${v.scores[s]}</b></li>`)}</ol>`;
   },
 };
 
@@ -354,14 +333,14 @@ function roundList(c, round, title, { newestFirst = false } = {}) {
   if (!round || !round.items.length) return '';
   const items = round.items.slice(-40).map(
     (it, i, all) =>
-      `<li${i === all.length - 1 ? ' class="newest"' : ''}><b>${esc(c.name(it.seat))}</b> ${
-        it.points ? `<span class="plus">+${it.points}</span>` : ''
-      } <span class="muted">${esc(why(c, it.why))}</span></li>`,
+      html`<li${i === all.length - 1 ? html` class="newest"` : ''}><b>${c.name(it.seat)}</b> ${
+        it.points ? html`<span class="plus">+${it.points}</span>` : ''
+      } <span class="muted">${why(c, it.why)}</span></li>`,
   );
   if (newestFirst) items.reverse();
-  return `<details class="credits" open><summary>${esc(title)}</summary><ol${
-    newestFirst ? ' class="newest-first"' : ''
-  }>${items.join('')}</ol></details>`;
+  return html`<details class="credits" open><summary>${title}</summary><ol${
+    newestFirst ? html` class="newest-first"` : ''
+  }>${items}</ol></details>`;
 }
 
 export default cards;

@@ -4,7 +4,8 @@
 
 import { t, tn } from '../i18n.js';
 import { domino, dominoBack, scoreSheet } from '../svg.js';
-import { esc, nameText, thing } from '../ui.js';
+import { html } from '../html.js';
+import { nameText, thing } from '../ui.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
@@ -20,7 +21,7 @@ function tileLabel(tile) {
 }
 
 function mini(tile) {
-  return `<span class="mini-tile">${domino(tile)}</span>`;
+  return html`<span class="mini-tile">${domino(tile)}</span>`;
 }
 
 function seatsInOrder(c) {
@@ -35,11 +36,11 @@ const dominoes = {
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: tileLabel,
 
-  /** An action in words, its tile drawn as at the table (replays; HTML). */
+  /** An action in words, its tile drawn as at the table (replays; markup). */
   describe(a) {
-    if (a.type !== 'play') return esc(t(`replay.action.${a.type}`));
-    const where = a.end ? ` ${esc(t(a.end === 'left' ? 'dom.on_left' : 'dom.on_right'))}` : '';
-    return `${esc(t('replay.action.play'))} ${thing(mini(a.tile), tileLabel(a.tile))}${where}`;
+    if (a.type !== 'play') return html`${t(`replay.action.${a.type}`)}`;
+    const where = a.end ? ` ${t(a.end === 'left' ? 'dom.on_left' : 'dom.on_right')}` : '';
+    return html`${t('replay.action.play')} ${thing(mini(a.tile), tileLabel(a.tile))}${where}`;
   },
 
   learn(e, c) {
@@ -48,46 +49,44 @@ const dominoes = {
   },
 
   narrate(e, c) {
-    const who = `<b>${esc(c.name(e.seat))}</b>`;
+    const who = html`<b>${c.name(e.seat)}</b>`;
     switch (e.type) {
       case 'deal':
         return {
           kind: 'deal',
           cls: 'sep',
-          html: esc(t('dom.log.deal', { n: e.hand + 1, name: c.name(e.opener) })),
+          html: html`${t('dom.log.deal', { n: e.hand + 1, name: c.name(e.opener) })}`,
         };
       case 'play': {
         const where = e.end ? t(e.end === 'left' ? 'dom.on_left' : 'dom.on_right') : '';
-        const credit = e.credit ? ` <span class="plus">+${e.credit}</span>` : '';
+        const credit = e.credit ? html` <span class="plus">+${e.credit}</span>` : '';
         return {
           kind: 'play',
           cls: e.credit ? 'scored' : '',
-          html: `${who} ${esc(t('dom.log.play'))} ${mini(e.tile)} ${esc(where)} · ${esc(t('dom.log.count', { n: e.count }))}${credit}`,
+          html: html`${who} ${t('dom.log.play')} ${mini(e.tile)} ${where} · ${t('dom.log.count', { n: e.count })}${credit}`,
         };
       }
       case 'draw':
         return {
           kind: 'draw',
-          html: `${who} ${esc(t('dom.log.draw'))}${e.tile ? ` ${mini(e.tile)}` : ''} · ${esc(
-            t('dom.log.boneyard', { n: e.boneyard }),
-          )}`,
+          html: html`${who} ${t('dom.log.draw')}${e.tile ? html` ${mini(e.tile)}` : ''} · ${t('dom.log.boneyard', { n: e.boneyard })}`,
         };
       case 'pass':
-        return { kind: 'pass', html: `${who} ${esc(t('dom.log.pass'))}` };
+        return { kind: 'pass', html: html`${who} ${t('dom.log.pass')}` };
       case 'hand_end': {
         const head =
           e.reason === 'domino' ? t('dom.log.domino', { name: c.name(e.winner) }) : t('dom.log.blocked');
         const minus = e.subtract
-          .map((x, s) => (x ? `${esc(c.name(s))} −${x}` : null))
+          .map((x, s) => (x ? `${c.name(s)} −${x}` : null))
           .filter(Boolean)
           .join(', ');
-        return { kind: 'hand_end', cls: 'big', html: `${esc(head)}${minus ? ` · ${minus}` : ''}` };
+        return { kind: 'hand_end', cls: 'big', html: html`${head}${minus ? ` · ${minus}` : ''}` };
       }
       case 'game_end':
         return {
           kind: 'game_end',
           cls: 'big win',
-          html: esc(t('log.wins', { name: c.name(e.winner), score: e.scores[e.winner] })),
+          html: html`${t('log.wins', { name: c.name(e.winner), score: e.scores[e.winner] })}`,
         };
       default:
         return null;
@@ -103,15 +102,14 @@ const dominoes = {
         const n = v.hand_sizes[s];
         const shown = c.hands?.[s];
         const tiles = shown
-          ? shown.map((x) => `<span class="tile-small">${domino(x, { vertical: true })}</span>`).join('')
-          : Array.from({ length: n }, () => `<span class="tile-small">${dominoBack()}</span>`).join('');
-        return `<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
-          <div class="plate-name">${nameText(c.label(s))}${v.opener === s ? ` <span class="tag">${esc(t('dom.opener'))}</span>` : ''}</div>
-          <div class="plate-tiles" aria-label="${esc(tn('dom.tiles_n', n))}">${tiles}</div>
-          <div class="plate-score">${esc(tn('dom.points_n', v.scores[s]))}</div>
+          ? shown.map((x) => html`<span class="tile-small">${domino(x, { vertical: true })}</span>`)
+          : Array.from({ length: n }, () => html`<span class="tile-small">${dominoBack()}</span>`);
+        return html`<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+          <div class="plate-name">${nameText(c.label(s))}${v.opener === s ? html` <span class="tag">${t('dom.opener')}</span>` : ''}</div>
+          <div class="plate-tiles" aria-label="${tn('dom.tiles_n', n)}">${tiles}</div>
+          <div class="plate-score">${tn('dom.points_n', v.scores[s])}</div>
         </div>`;
-      })
-      .join('');
+      });
     const fit = ui.selected ? placements(c, ui.selected).map((a) => a.end ?? 'first') : [];
     const line = v.line;
     const ends = v.ends;
@@ -119,59 +117,56 @@ const dominoes = {
       const value = ends ? ends[end === 'left' ? 0 : 1] : null;
       const on = fit.includes(end);
       const dbl = v.doubles_at_ends?.[end === 'left' ? 0 : 1];
-      return `<button class="end-target${on ? ' fits' : ''}" data-end="${end}" data-key="end-${end}"
-        ${on ? '' : 'disabled'} aria-label="${esc(t(end === 'left' ? 'dom.left_end' : 'dom.right_end', { n: dbl ? value * 2 : value }))}">
+      return html`<button class="end-target${on ? ' fits' : ''}" data-end="${end}" data-key="end-${end}"
+        ${on ? '' : html`disabled`} aria-label="${t(end === 'left' ? 'dom.left_end' : 'dom.right_end', { n: dbl ? value * 2 : value })}">
         <span class="end-arrow" aria-hidden="true">${end === 'left' ? '◀' : '▶'}</span>
         <span class="end-value">${value ?? ''}</span></button>`;
     };
     let lineHtml;
     if (!line.length) {
       const on = fit.includes('first');
-      lineHtml = `<button class="end-target first${on ? ' fits' : ''}" data-end="first" data-key="end-first" ${
-        on ? '' : 'disabled'
-      }>${esc(t('dom.play_first'))}</button>`;
+      lineHtml = html`<button class="end-target first${on ? ' fits' : ''}" data-end="first" data-key="end-first" ${
+        on ? '' : html`disabled`
+      }>${t('dom.play_first')}</button>`;
     } else {
       const last = c.notes.last;
-      lineHtml =
-        endButton('left') +
-        line
-          .map((tile, i) => {
+      lineHtml = [
+        endButton('left'),
+        ...line.map((tile, i) => {
             const edge = i === 0 ? 'left' : i === line.length - 1 ? 'right' : '';
             const isLast = last && same(last.tile, tile) ? ' last' : '';
-            return `<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem"
-              ${edge ? `data-edge="${edge}"` : ''} aria-label="${esc(tileLabel(tile))}">${domino(tile, {
+            return html`<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem"
+              ${edge ? html`data-edge="${edge}"` : ''} aria-label="${tileLabel(tile)}">${domino(tile, {
                 vertical: isDouble(tile),
               })}</span>`;
-          })
-          .join('') +
-        endButton('right');
+        }),
+        endButton('right'),
+      ];
     }
     const count = v.count;
     const scoring = count > 0 && count % 5 === 0;
-    return `<div class="plates">${plates}</div>
+    return html`<div class="plates">${plates}</div>
       <div class="line-info">
-        <span class="boneyard" aria-label="${esc(tn('dom.boneyard_n', v.boneyard))}">
+        <span class="boneyard" aria-label="${tn('dom.boneyard_n', v.boneyard)}">
           <span class="bone-stack" aria-hidden="true">${dominoBack({ vertical: false })}</span>
-          <span>${esc(t('dom.boneyard'))} <b>${v.boneyard}</b></span></span>
-        <span class="count${scoring ? ' scoring' : ''}">${esc(t('dom.count'))}
+          <span>${t('dom.boneyard')} <b>${v.boneyard}</b></span></span>
+        <span class="count${scoring ? ' scoring' : ''}">${t('dom.count')}
           ${
             ends && line.length > 1
-              ? `<b>${esc(
-                  [0, 1].map((i) => (v.doubles_at_ends[i] ? ends[i] * 2 : ends[i])).join(' + '),
-                )} = ${count}</b>`
+              ? html`<b>${[0, 1].map((i) => (v.doubles_at_ends[i] ? ends[i] * 2 : ends[i])).join(' + ')} = ${count}</b>`
               : ends
-                ? `<b>${count}</b>`
-                : '<b>—</b>'
+                ? html`<b>${count}</b>`
+                : html`<b>—</b>`
           }</span>
-        <span class="muted">${esc(t('dom.hand_n', { n: v.hand_no + 1 }))} · ${esc(t('set.target_n', { n: v.target }))}</span>
+        <span class="muted">${t('dom.hand_n', { n: v.hand_no + 1 })} · ${t('set.target_n', { n: v.target })}</span>
       </div>
-      <div class="line" role="list" aria-label="${esc(t('dom.line'))}">${lineHtml}</div>`;
+      <div class="line" role="list" aria-label="${t('dom.line')}">${lineHtml}</div>`;
   },
 
   controls(c) {
     const v = c.view;
     if (c.me === null) {
-      return c.hands ? '' : `<p class="muted center">${esc(t('table.spectating'))}</p>`;
+      return c.hands ? '' : html`<p class="muted center">${t('table.spectating')}</p>`;
     }
     const hand = c.hands?.[c.me] ?? v.hand ?? [];
     const mine = v.turn === c.me && c.interactive;
@@ -181,32 +176,31 @@ const dominoes = {
         const ok = fits.length > 0;
         const sel = c.ui.selected && same(c.ui.selected, tile);
         const drawn = v.drawn && same(v.drawn, tile);
-        return `<button class="hand-tile${ok ? ' playable' : ''}${sel ? ' selected' : ''}${drawn ? ' drawn' : ''}"
-          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? 'draggable="true"' : 'disabled'}
+        return html`<button class="hand-tile${ok ? ' playable' : ''}${sel ? ' selected' : ''}${drawn ? ' drawn' : ''}"
+          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? html`draggable="true"` : html`disabled`}
           aria-pressed="${sel ? 'true' : 'false'}"
-          aria-label="${esc(tileLabel(tile))}${ok ? '' : `, ${esc(t('dom.cannot_play'))}`}">${domino(tile, {
+          aria-label="${tileLabel(tile)}${ok ? '' : `, ${t('dom.cannot_play')}`}">${domino(tile, {
             vertical: true,
           })}</button>`;
-      })
-      .join('');
+      });
     const legal = (type) => c.legal.some((a) => a.type === type);
     const buttons = [];
     if (legal('draw'))
-      buttons.push(`<button class="btn action" data-act="draw" data-key="act-draw">${esc(t('dom.draw'))} <kbd>D</kbd></button>`);
+      buttons.push(html`<button class="btn action" data-act="draw" data-key="act-draw">${t('dom.draw')} <kbd>D</kbd></button>`);
     if (legal('pass'))
-      buttons.push(`<button class="btn action" data-act="pass" data-key="act-pass">${esc(t('dom.pass'))} <kbd>P</kbd></button>`);
+      buttons.push(html`<button class="btn action" data-act="pass" data-key="act-pass">${t('dom.pass')} <kbd>P</kbd></button>`);
     let hint = '';
     if (mine && c.ui.selected) hint = t('dom.hint_end');
     else if (mine && v.drawn) hint = t('dom.hint_drawn');
     else if (mine && legal('play')) hint = t('dom.hint_play');
     else if (mine && legal('draw')) hint = t('dom.hint_draw');
-    return `<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
+    return html`<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${nameText(c.label(c.me))}</span>
-        <span class="plate-score">${esc(tn('dom.points_n', v.scores[c.me]))}</span>
+        <span class="plate-score">${tn('dom.points_n', v.scores[c.me])}</span>
       </div>
-      <div class="hand" role="group" aria-label="${esc(t('dom.your_tiles'))}">${tiles}</div>
-      <div class="actions">${buttons.join('')}</div>
-      <p class="hint" aria-live="polite">${esc(hint)}</p>`;
+      <div class="hand" role="group" aria-label="${t('dom.your_tiles')}">${tiles}</div>
+      <div class="actions">${buttons}</div>
+      <p class="hint" aria-live="polite">${hint}</p>`;
   },
 
   bind(root, c) {
@@ -290,19 +284,18 @@ const dominoes = {
 
   scores(c) {
     const v = c.view;
-    return `<ul class="score-list">${seatsInOrder(c)
+    return html`<ul class="score-list">${seatsInOrder(c)
       .sort((a, b) => a - b)
       .map((s) => {
         const pct = Math.max(0, Math.min(100, (100 * v.scores[s]) / v.target));
-        return `<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
+        return html`<li class="${v.turn === s ? 'turn' : ''}${v.winner === s ? ' winner' : ''}">
           <div class="score-row"><span class="score-name">${nameText(c.label(s))}</span>
             <span class="score-num">${v.scores[s]}</span></div>
-          <div class="progress" aria-hidden="true"><span style="width:${pct}%"></span></div>
+          <div class="progress" aria-hidden="true"><span data-vars="--pct: ${pct}%"></span></div>
           <div class="paper">${scoreSheet(v.scores[s], tn('dom.sheet_label', v.scores[s], { name: c.name(s) }))}</div>
         </li>`;
-      })
-      .join('')}</ul>
-      <p class="muted small">${esc(t('dom.sheet_hint'))}</p>`;
+      })}</ul>
+      <p class="muted small">${t('dom.sheet_hint')}</p>`;
   },
 
   summaryKey(c) {
@@ -317,18 +310,13 @@ const dominoes = {
       h.reason === 'domino' ? t('dom.summary_domino', { n: h.hand + 1, name: c.name(h.winner) }) : t('dom.summary_blocked', { n: h.hand + 1 });
     const rows = h.hands
       .map(
-        (tiles, s) => `<tr${h.winner === s ? ' class="winner"' : ''}><th scope="row">${esc(c.name(s))}</th>
-          <td class="reveal">${tiles.length ? tiles.map(mini).join('') : '—'}</td>
+        (tiles, s) => html`<tr${h.winner === s ? html` class="winner"` : ''}><th scope="row">${c.name(s)}</th>
+          <td class="reveal">${tiles.length ? tiles.map(mini) : '—'}</td>
           <td>${h.pips[s]}</td><td class="minus">${h.subtract[s] ? `−${h.subtract[s]}` : '0'}</td><td><b>${h.scores[s]}</b></td></tr>`,
-      )
-      .join('');
-    return `<h3>${esc(head)}</h3>
-      <table class="summary-table"><thead><tr><th scope="col">${esc(t('summary.player'))}</th><th scope="col">${esc(
-        t('dom.tiles_left'),
-      )}</th><th scope="col">${esc(t('dom.pips'))}</th><th scope="col">${esc(t('dom.subtract'))}</th><th scope="col">${esc(
-        t('summary.score'),
-      )}</th></tr></thead><tbody>${rows}</tbody></table>
-      <p class="muted small">${esc(t('dom.rounding'))}</p>`;
+      );
+    return html`<h3>${head}</h3>
+      <table class="summary-table"><thead><tr><th scope="col">${t('summary.player')}</th><th scope="col">${t('dom.tiles_left')}</th><th scope="col">${t('dom.pips')}</th><th scope="col">${t('dom.subtract')}</th><th scope="col">${t('summary.score')}</th></tr></thead><tbody>${rows}</tbody></table>
+      <p class="muted small">${t('dom.rounding')}</p>`;
   },
 
   winnerText(c) {
@@ -340,12 +328,11 @@ const dominoes = {
   finalScores(c) {
     const v = c.view;
     const order = [...Array(c.seats).keys()].sort((a, b) => v.scores[b] - v.scores[a]);
-    return `<ol class="final">${order
+    return html`<ol class="final">${order
       .map(
-        (s) => `<li${s === v.winner ? ' class="winner"' : ''}><span>${esc(c.name(s))}</span><b>${v.scores[s]}</b>
+        (s) => html`<li${s === v.winner ? html` class="winner"` : ''}><span>${c.name(s)}</span><b>${v.scores[s]}</b>
           <span class="paper">${scoreSheet(v.scores[s], tn('dom.sheet_label', v.scores[s], { name: c.name(s) }))}</span></li>`,
-      )
-      .join('')}</ol>`;
+      )}</ol>`;
   },
 };
 

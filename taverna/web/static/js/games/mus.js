@@ -5,7 +5,8 @@
 
 import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
-import { esc, nameText, thing } from '../ui.js';
+import { html } from '../html.js';
+import { nameText, thing } from '../ui.js';
 
 const LANCES = ['grande', 'chica', 'pares', 'juego'];
 const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos' };
@@ -18,7 +19,7 @@ function cardLabel(card) {
   return t('es.card', { rank: RANK_KEYS[rank] ? t(RANK_KEYS[rank]) : rank, suit: t(SUIT_KEYS[suit]) });
 }
 
-const mini = (card) => `<span class="mini-card spanish">${spanishCard(card)}</span>`;
+const mini = (card) => html`<span class="mini-card spanish">${spanishCard(card)}</span>`;
 const lanceName = (l) => t(`mus.lance.${l}`);
 const pairOf = (seat) => seat % 2;
 
@@ -89,10 +90,10 @@ const mus = {
   /** An action in the game's own words, its cards drawn as at the table (replays; HTML). */
   describe(a) {
     if (a.type === 'discard') {
-      const cards = a.cards.map((x) => thing(cardChip(x, { spanish: true }), cardLabel(x))).join('');
-      return `${esc(t('replay.action.discard'))} ${cards}`;
+      const cards = a.cards.map((x) => thing(cardChip(x, { spanish: true }), cardLabel(x)));
+      return html`${t('replay.action.discard')} ${cards}`;
     }
-    return esc(say(a.type, a.amount));
+    return html`${say(a.type, a.amount)}`;
   },
 
   learn(e, c) {
@@ -126,10 +127,10 @@ const mus = {
   },
 
   narrate(e, c) {
-    const who = `<b>${esc(c.name(e.seat))}</b>`;
+    const who = html`<b>${c.name(e.seat)}</b>`;
     switch (e.type) {
       case 'deal':
-        return { kind: 'deal', cls: 'sep', html: esc(t('mus.log.deal', { n: e.hand + 1, name: c.name(e.mano) })) };
+        return { kind: 'deal', cls: 'sep', html: html`${t('mus.log.deal', { n: e.hand + 1, name: c.name(e.mano) })}` };
       case 'mus':
       case 'no_mus':
       case 'pass':
@@ -141,66 +142,67 @@ const mus = {
         return {
           kind: e.type,
           cls: e.type === 'ordago' ? 'big' : '',
-          html: `${who} <span class="speech">${esc(say(e.type, e.amount))}</span>${
-            e.stake ? ` <span class="muted">(${esc(t('mus.stake_n', { n: e.stake }))})</span>` : ''
+          html: html`${who} <span class="speech">${say(e.type, e.amount)}</span>${
+            e.stake ? html` <span class="muted">(${t('mus.stake_n', { n: e.stake })})</span>` : ''
           }`,
         };
       case 'discard': {
         const chip = (x) => cardChip(x, { spanish: true });
-        const own = e.cards ? ` ${e.cards.map(chip).join('')} → ${(e.drawn || []).map(chip).join('')}` : '';
-        return { kind: 'discard', html: `${who} ${esc(t('mus.log.discard', { n: e.count }))}${own}` };
+        const own = e.cards ? html` ${e.cards.map(chip)} → ${(e.drawn || []).map(chip)}` : '';
+        return { kind: 'discard', html: html`${who} ${t('mus.log.discard', { n: e.count })}${own}` };
       }
       case 'reshuffle':
-        return { kind: 'reshuffle', html: esc(t('mus.log.reshuffle')) };
+        return { kind: 'reshuffle', html: html`${t('mus.log.reshuffle')}` };
       case 'announce': {
         const names = e.holders.map((s) => c.name(s)).join(', ');
         const key = e.lance === 'pares' ? 'pares' : 'juego';
         return {
           kind: 'announce',
-          html: esc(e.holders.length ? t(`mus.log.has_${key}`, { names }) : t(`mus.log.no_${key}`)),
+          html: html`${e.holders.length ? t(`mus.log.has_${key}`, { names }) : t(`mus.log.no_${key}`)}`,
         };
       }
       case 'lance':
-        if (e.skipped) return { kind: 'lance', html: esc(t('mus.log.skipped', { lance: lanceName(e.lance) })) };
+        if (e.skipped) return { kind: 'lance', html: html`${t('mus.log.skipped', { lance: lanceName(e.lance) })}` };
         if (e.team !== undefined && e.team !== null && !(e.speakers || []).length) {
-          return { kind: 'lance', html: esc(t('mus.log.alone', { lance: lanceName(e.lance), pair: pairName(c, e.team) })) };
+          return { kind: 'lance', html: html`${t('mus.log.alone', { lance: lanceName(e.lance), pair: pairName(c, e.team) })}` };
         }
-        return { kind: 'lance', cls: 'sep', html: `<b>${esc(lanceName(e.lance))}</b>` };
+        return { kind: 'lance', cls: 'sep', html: html`<b>${lanceName(e.lance)}</b>` };
       case 'credit':
         return {
           kind: 'credit',
           cls: 'scored',
-          html: `${esc(pairName(c, e.team))} <span class="plus">+${e.stones}</span> <span class="muted">${esc(
-            lanceName(e.lance),
-          )} · ${esc(t(`mus.reason.${e.reason}`))}</span>`,
+          html: html`${pairName(c, e.team)} <span class="plus">+${e.stones}</span> <span class="muted">${lanceName(e.lance)} · ${t(`mus.reason.${e.reason}`)}</span>`,
         };
       case 'hand_end':
         return {
           kind: 'hand_end',
           cls: 'big',
-          html: esc(e.reason === 'showdown' ? t('mus.log.showdown') : e.reason === 'ordago' ? t('mus.log.ordago_shown') : t('mus.log.game_won')),
+          html: html`${
+            e.reason === 'showdown' ? t('mus.log.showdown') : e.reason === 'ordago' ? t('mus.log.ordago_shown') : t('mus.log.game_won')
+          }`,
         };
       case 'game_end':
-        return { kind: 'game_end', cls: 'big', html: esc(t('mus.log.game_end', { pair: pairName(c, e.team) })) };
+        return { kind: 'game_end', cls: 'big', html: html`${t('mus.log.game_end', { pair: pairName(c, e.team) })}` };
       case 'cow_end':
-        return { kind: 'cow_end', cls: 'big', html: esc(t('mus.log.cow_end', { pair: pairName(c, e.team) })) };
+        return { kind: 'cow_end', cls: 'big', html: html`${t('mus.log.cow_end', { pair: pairName(c, e.team) })}` };
       case 'match_end':
-        return { kind: 'match_end', cls: 'big win', html: esc(t('mus.log.match_end', { pair: pairName(c, e.winner) })) };
+        return { kind: 'match_end', cls: 'big win', html: html`${t('mus.log.match_end', { pair: pairName(c, e.winner) })}` };
       default:
         return null;
     }
   },
 
+  /** The status line in words (text): who is to speak, and what about. */
   status(c) {
     const v = c.view;
     if (v.turn === null || v.turn === undefined) return null;
     const name = v.turn === c.me ? t('turn.you') : c.name(v.turn);
-    if (v.phase === 'mus') return esc(t('mus.status_mus', { name }));
-    if (v.phase === 'discard') return esc(t('mus.status_discard', { name }));
+    if (v.phase === 'mus') return t('mus.status_mus', { name });
+    if (v.phase === 'discard') return t('mus.status_discard', { name });
     if (v.phase === 'answer') {
-      return esc(t('mus.status_answer', { name, lance: lanceName(v.lance), n: v.ordago ? t('mus.ordago') : v.stake }));
+      return t('mus.status_answer', { name, lance: lanceName(v.lance), n: v.ordago ? t('mus.ordago') : v.stake });
     }
-    return esc(t('mus.status_speak', { name, lance: lanceName(v.lance) }));
+    return t('mus.status_speak', { name, lance: lanceName(v.lance) });
   },
 
   board(c) {
@@ -211,28 +213,25 @@ const mus = {
       const cardsHtml =
         where === 'bottom' && c.me !== null
           ? ''
-          : `<div class="plate-cards mus-cards">${
+          : html`<div class="plate-cards mus-cards">${
               shown
-                ? shown.map((x) => `<span class="card-small">${spanishCard(x)}</span>`).join('')
-                : Array.from({ length: 4 }, () => `<span class="card-small">${cardBack({ spanish: true })}</span>`).join('')
+                ? shown.map((x) => html`<span class="card-small">${spanishCard(x)}</span>`)
+                : Array.from({ length: 4 }, () => html`<span class="card-small">${cardBack({ spanish: true })}</span>`)
             }</div>`;
       const said = said_(c, s);
       const ann = v.announced || {};
       const badges = ['pares', 'juego']
         .map((k) =>
           ann[k]
-            ? `<span class="tag ${ann[k].includes(s) ? 'yes' : 'no'}">${esc(
-                ann[k].includes(s) ? t(`mus.has.${k}`) : t(`mus.hasnt.${k}`),
-              )}</span>`
+            ? html`<span class="tag ${ann[k].includes(s) ? 'yes' : 'no'}">${ann[k].includes(s) ? t(`mus.has.${k}`) : t(`mus.hasnt.${k}`)}</span>`
             : '',
-        )
-        .join('');
-      return `<div class="mus-seat ${where} pair-${pairOf(s)}${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+        );
+      return html`<div class="mus-seat ${where} pair-${pairOf(s)}${v.turn === s ? ' turn' : ''}" data-seat="${s}">
         <div class="plate-name">${nameText(c.label(s))}
-          ${v.mano === s ? `<span class="tag mano" title="${esc(t('mus.mano_title'))}">${esc(t('mus.mano'))}</span>` : ''}</div>
+          ${v.mano === s ? html`<span class="tag mano" title="${t('mus.mano_title')}">${t('mus.mano')}</span>` : ''}</div>
         <div class="badges">${badges}</div>
         ${cardsHtml}
-        ${said ? `<div class="bubble" aria-label="${esc(t('mus.said', { name: c.name(s), what: said }))}">${esc(said)}</div>` : ''}
+        ${said ? html`<div class="bubble" aria-label="${t('mus.said', { name: c.name(s), what: said })}">${said}</div>` : ''}
       </div>`;
     };
     const settled = new Map((v.lances || []).map((x) => [x.lance === 'punto' ? 'juego' : x.lance, x]));
@@ -241,28 +240,27 @@ const mus = {
       const item = settled.get(l);
       const current = (v.phase === 'speak' || v.phase === 'answer') && (v.lance === l || (l === 'juego' && v.lance === 'punto'));
       const team = item && item.team !== undefined && item.team !== null ? ` · ${pairShort(c, item.team)}` : '';
-      return `<li class="lance${current ? ' current' : ''}${item ? ' done' : ''}" ${current ? 'aria-current="step"' : ''}>
-        <span class="lance-name">${esc(label)}</span>
-        <span class="lance-state">${item ? esc(statusText(item) + team) : current ? esc(t('mus.now')) : ''}</span></li>`;
-    }).join('');
+      return html`<li class="lance${current ? ' current' : ''}${item ? ' done' : ''}" ${current ? html`aria-current="step"` : ''}>
+        <span class="lance-name">${label}</span>
+        <span class="lance-state">${item ? statusText(item) + team : current ? t('mus.now') : ''}</span></li>`;
+    });
     const betting = (v.betting || [])
-      .map((b) => `<li><b>${esc(c.name(b.seat))}</b> ${esc(say(b.type, b.amount))}</li>`)
-      .join('');
+      .map((b) => html`<li><b>${c.name(b.seat)}</b> ${say(b.type, b.amount)}</li>`);
     let center;
     if (v.phase === 'mus' || v.phase === 'discard') {
-      center = `<div class="mus-phase"><b>${esc(v.phase === 'mus' ? t('mus.phase_mus') : t('mus.phase_discard'))}</b>
-        <span class="muted">${esc(t('mus.round_n', { n: v.mus_round + 1 }))} · ${esc(tn('mus.deck_n', v.deck))}</span></div>`;
+      center = html`<div class="mus-phase"><b>${v.phase === 'mus' ? t('mus.phase_mus') : t('mus.phase_discard')}</b>
+        <span class="muted">${t('mus.round_n', { n: v.mus_round + 1 })} · ${tn('mus.deck_n', v.deck)}</span></div>`;
     } else {
-      center = `<div class="bets">${
+      center = html`<div class="bets">${
         v.phase === 'answer'
-          ? `<div class="stake">${esc(v.ordago ? t('mus.ordago') : t('mus.stake_n', { n: v.stake }))}</div>`
+          ? html`<div class="stake">${v.ordago ? t('mus.ordago') : t('mus.stake_n', { n: v.stake })}</div>`
           : ''
-      }${betting ? `<ol class="bet-list" aria-label="${esc(t('mus.betting'))}">${betting}</ol>` : ''}</div>`;
+      }${betting.length ? html`<ol class="bet-list" aria-label="${t('mus.betting')}">${betting}</ol>` : ''}</div>`;
     }
-    return `<div class="mus-table">
+    return html`<div class="mus-table">
       ${plate(pos.top, 'top')}${plate(pos.left, 'left')}
       <div class="mus-center">
-        <ol class="lances" aria-label="${esc(t('mus.lances'))}">${track}</ol>
+        <ol class="lances" aria-label="${t('mus.lances')}">${track}</ol>
         ${center}
       </div>
       ${plate(pos.right, 'right')}${plate(pos.bottom, 'bottom')}
@@ -271,7 +269,7 @@ const mus = {
 
   controls(c) {
     const v = c.view;
-    if (c.me === null) return c.hands ? '' : `<p class="muted center">${esc(t('table.spectating'))}</p>`;
+    if (c.me === null) return c.hands ? '' : html`<p class="muted center">${t('table.spectating')}</p>`;
     const ui = c.ui;
     const hand = c.hands?.[c.me] ?? v.hand ?? [];
     const has = (type) => c.legal.some((a) => a.type === type);
@@ -282,43 +280,40 @@ const mus = {
       .map((card) => {
         const sel = ui.discard.includes(card);
         return discarding
-          ? `<button class="hand-card spanish playable${sel ? ' selected' : ''}" data-card="${card}" data-key="card-${card}"
-              aria-pressed="${sel}" aria-label="${esc(cardLabel(card))}">${spanishCard(card)}</button>`
-          : `<span class="hand-card spanish" role="img" aria-label="${esc(cardLabel(card))}">${spanishCard(card)}</span>`;
-      })
-      .join('');
+          ? html`<button class="hand-card spanish playable${sel ? ' selected' : ''}" data-card="${card}" data-key="card-${card}"
+              aria-pressed="${sel}" aria-label="${cardLabel(card)}">${spanishCard(card)}</button>`
+          : html`<span class="hand-card spanish" role="img" aria-label="${cardLabel(card)}">${spanishCard(card)}</span>`;
+      });
     const buttons = [];
     const amountMin = Math.min(...c.legal.filter((a) => a.amount).map((a) => a.amount), 2);
     ui.amount = Math.max(amountMin, Math.min(MAX_BET, ui.amount || amountMin));
-    const stepper = `<span class="stepper" role="group" aria-label="${esc(t('mus.amount'))}">
-      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${esc(t('mus.less'))}"${ui.amount <= amountMin ? ' disabled' : ''}>−</button>
+    const stepper = html`<span class="stepper" role="group" aria-label="${t('mus.amount')}">
+      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${t('mus.less')}"${ui.amount <= amountMin ? html` disabled` : ''}>−</button>
       <output aria-live="polite">${ui.amount}</output>
-      <button class="btn step" data-step="1" data-key="step-up" aria-label="${esc(t('mus.more'))}"${ui.amount >= MAX_BET ? ' disabled' : ''}>+</button></span>`;
+      <button class="btn step" data-step="1" data-key="step-up" aria-label="${t('mus.more')}"${ui.amount >= MAX_BET ? html` disabled` : ''}>+</button></span>`;
     const btn = (type, label, cls = '') =>
-      `<button class="btn action ${cls}" data-act="${type}" data-key="act-${type}">${esc(label)}</button>`;
+      html`<button class="btn action ${cls}" data-act="${type}" data-key="act-${type}">${label}</button>`;
     if (has('mus')) buttons.push(btn('mus', t('mus.mus'), 'primary'));
     if (has('no_mus')) buttons.push(btn('no_mus', t('mus.no_mus')));
     if (discarding) {
       const ok = c.legal.some((a) => a.type === 'discard' && sameSet(a.cards, ui.discard));
-      buttons.push(`<button class="btn action primary" data-discard data-key="act-discard"${ok ? '' : ' disabled'}>${esc(
-        t('mus.discard_n', { n: ui.discard.length }),
-      )}</button>`);
+      buttons.push(html`<button class="btn action primary" data-discard data-key="act-discard"${ok ? '' : html` disabled`}>${t('mus.discard_n', { n: ui.discard.length })}</button>`);
     }
     if (has('accept')) buttons.push(btn('accept', t('mus.quiero'), 'primary'));
     if (has('pass')) buttons.push(btn('pass', t('mus.paso')));
-    if (has('bet')) buttons.push(`<span class="bet-group">${btn('bet', t('mus.envido_n', { n: ui.amount }))}${stepper}</span>`);
-    if (has('raise')) buttons.push(`<span class="bet-group">${btn('raise', t('mus.raise_n', { n: ui.amount }))}${stepper}</span>`);
+    if (has('bet')) buttons.push(html`<span class="bet-group">${btn('bet', t('mus.envido_n', { n: ui.amount }))}${stepper}</span>`);
+    if (has('raise')) buttons.push(html`<span class="bet-group">${btn('raise', t('mus.raise_n', { n: ui.amount }))}${stepper}</span>`);
     if (has('ordago')) buttons.push(btn('ordago', t('mus.ordago'), 'danger'));
     if (has('reject')) buttons.push(btn('reject', t('mus.no_quiero')));
     let hint = '';
     if (discarding) hint = t('mus.hint_discard');
-    return `<div class="me-plate pair-${pairOf(c.me)}${v.turn === c.me ? ' turn' : ''}">
-        <span class="plate-name">${nameText(c.label(c.me))}${v.mano === c.me ? ` <span class="tag mano">${esc(t('mus.mano'))}</span>` : ''}</span>
-        ${said_(c, c.me) ? `<span class="bubble mine">${esc(said_(c, c.me))}</span>` : ''}
+    return html`<div class="me-plate pair-${pairOf(c.me)}${v.turn === c.me ? ' turn' : ''}">
+        <span class="plate-name">${nameText(c.label(c.me))}${v.mano === c.me ? html` <span class="tag mano">${t('mus.mano')}</span>` : ''}</span>
+        ${said_(c, c.me) ? html`<span class="bubble mine">${said_(c, c.me)}</span>` : ''}
       </div>
-      <div class="hand cards-hand mus-hand" role="group" aria-label="${esc(t('mus.your_cards'))}">${cardsHtml}</div>
-      <div class="actions mus-actions">${buttons.join('')}</div>
-      <p class="hint" aria-live="polite">${esc(hint)}</p>`;
+      <div class="hand cards-hand mus-hand" role="group" aria-label="${t('mus.your_cards')}">${cardsHtml}</div>
+      <div class="actions mus-actions">${buttons}</div>
+      <p class="hint" aria-live="polite">${hint}</p>`;
   },
 
   bind(root, c) {
@@ -368,23 +363,22 @@ const mus = {
   scores(c) {
     const v = c.view;
     const s = v.settings;
-    return `<div class="pairs">${[0, 1]
+    return html`<div class="pairs">${[0, 1]
       .map(
-        (team) => `<div class="pair-score pair-${team}${c.me !== null && pairOf(c.me) === team ? ' us' : ''}${
+        (team) => html`<div class="pair-score pair-${team}${c.me !== null && pairOf(c.me) === team ? ' us' : ''}${
           v.winner === team ? ' winner' : ''
         }">
-        <div class="score-row"><span class="score-name" title="${esc(pairName(c, team))}">${esc(pairName(c, team))}${
-          c.me !== null && pairOf(c.me) === team ? ` <span class="tag">${esc(t('mus.us'))}</span>` : ''
+        <div class="score-row"><span class="score-name" title="${pairName(c, team)}">${pairName(c, team)}${
+          c.me !== null && pairOf(c.me) === team ? html` <span class="tag">${t('mus.us')}</span>` : ''
         }</span><span class="score-num">${v.stones[team]}<small>/40</small></span></div>
         <div class="stones-row">${stones(v.stones[team], stonesLabel(v.stones[team]))}</div>
         <div class="games-cows">
-          <span>${esc(t('mus.games'))} <b>${v.games[team]}</b>/${s.games_per_cow}</span>
-          <span>${esc(t('mus.cows'))} <b>${v.cows[team]}</b>/${s.cows}</span>
+          <span>${t('mus.games')} <b>${v.games[team]}</b>/${s.games_per_cow}</span>
+          <span>${t('mus.cows')} <b>${v.cows[team]}</b>/${s.cows}</span>
         </div></div>`,
-      )
-      .join('')}</div>
-      <p class="muted small">${esc(t('mus.stones_hint'))}</p>
-      <p class="muted small">${esc(t('mus.hand_n', { n: v.hand_no + 1 }))} · ${esc(t('mus.game_n', { n: v.game_no + 1 }))}</p>`;
+      )}</div>
+      <p class="muted small">${t('mus.stones_hint')}</p>
+      <p class="muted small">${t('mus.hand_n', { n: v.hand_no + 1 })} · ${t('mus.game_n', { n: v.game_no + 1 })}</p>`;
   },
 
   summaryKey(c) {
@@ -402,31 +396,27 @@ const mus = {
           ? t('mus.summary_ordago', { n: h.hand + 1, lance: lanceName(h.ordago.lance), pair: pairName(c, h.ordago.team) })
           : t('mus.summary_won', { n: h.hand + 1 });
     const hands = h.hands
-      ? `<div class="reveal-grid">${h.hands
+      ? html`<div class="reveal-grid">${h.hands
           .map(
-            (cards, s) => `<div class="reveal-seat pair-${pairOf(s)}"><b>${esc(c.name(s))}</b>
-              ${v_points(h, s)}<div class="reveal">${cards.map(mini).join('')}</div></div>`,
-          )
-          .join('')}</div>`
-      : `<p class="muted">${esc(t('mus.not_shown'))}</p>`;
+            (cards, s) => html`<div class="reveal-seat pair-${pairOf(s)}"><b>${c.name(s)}</b>
+              ${v_points(h, s)}<div class="reveal">${cards.map(mini)}</div></div>`,
+          )}</div>`
+      : html`<p class="muted">${t('mus.not_shown')}</p>`;
     const rows = (h.lances || [])
       .map((x) => {
         const winner =
           x.team === null || x.team === undefined
             ? '—'
-            : `<span class="pair pair-${x.team}">${esc(pairShort(c, x.team))}</span>${
-                x.seat !== undefined && x.seat !== null ? ` <span class="muted">${esc(c.name(x.seat))}</span>` : ''
+            : html`<span class="pair pair-${x.team}">${pairShort(c, x.team)}</span>${
+                x.seat !== undefined && x.seat !== null ? html` <span class="muted">${c.name(x.seat)}</span>` : ''
               }`;
-        const st = x.stones === undefined ? '' : x.counted === false ? `<s>${x.stones}</s>` : `<b>${x.stones}</b>`;
-        return `<tr><th scope="row">${esc(lanceName(x.lance))}</th><td>${esc(statusText(x))}</td><td>${winner}</td><td>${st}</td></tr>`;
-      })
-      .join('');
-    return `<h3>${esc(head)}</h3>${hands}
-      <table class="summary-table"><thead><tr><th scope="col">${esc(t('mus.lance'))}</th><th scope="col">${esc(
-        t('mus.result'),
-      )}</th><th scope="col">${esc(t('mus.won_by'))}</th><th scope="col">${esc(t('mus.stones'))}</th></tr></thead>
+        const st = x.stones === undefined ? '' : x.counted === false ? html`<s>${x.stones}</s>` : html`<b>${x.stones}</b>`;
+        return html`<tr><th scope="row">${lanceName(x.lance)}</th><td>${statusText(x)}</td><td>${winner}</td><td>${st}</td></tr>`;
+      });
+    return html`<h3>${head}</h3>${hands}
+      <table class="summary-table"><thead><tr><th scope="col">${t('mus.lance')}</th><th scope="col">${t('mus.result')}</th><th scope="col">${t('mus.won_by')}</th><th scope="col">${t('mus.stones')}</th></tr></thead>
       <tbody>${rows}</tbody></table>
-      <p class="small">${esc(t('mus.after_hand', { a: h.stones[0], b: h.stones[1] }))}</p>`;
+      <p class="small">${t('mus.after_hand', { a: h.stones[0], b: h.stones[1] })}</p>`;
   },
 
   winnerText(c) {
@@ -438,12 +428,11 @@ const mus = {
 
   finalScores(c) {
     const v = c.view;
-    return `<ol class="final">${[0, 1]
+    return html`<ol class="final">${[0, 1]
       .map(
-        (team) => `<li${team === v.winner ? ' class="winner"' : ''}><span>${esc(pairName(c, team))}</span>
-          <b>${esc(t('mus.cows'))} ${v.cows[team]} · ${esc(t('mus.games'))} ${v.games[team]}</b></li>`,
-      )
-      .join('')}</ol>`;
+        (team) => html`<li${team === v.winner ? html` class="winner"` : ''}><span>${pairName(c, team)}</span>
+          <b>${t('mus.cows')} ${v.cows[team]} · ${t('mus.games')} ${v.games[team]}</b></li>`,
+      )}</ol>`;
   },
 };
 
@@ -451,7 +440,7 @@ function v_points(h, s) {
   const bits = [];
   if (h.points) bits.push(t('mus.points_n', { n: h.points[s] }));
   if (h.pares && h.pares[s]) bits.push(t(`mus.pares_kind.${h.pares[s]}`));
-  return bits.length ? `<span class="muted small">${esc(bits.join(' · '))}</span>` : '';
+  return bits.length ? html`<span class="muted small">${bits.join(' · ')}</span>` : '';
 }
 
 /** "7 stones: 1 amarraco and 2 stones", in the language of the moment. */
