@@ -237,6 +237,8 @@ def test_who_stays_away_past_the_grace_period_abandons(server: Server) -> None:
 
 def test_players_sharing_an_address_move_no_points_and_no_chips(server: Server) -> None:
     (ana, bea), tid = official_dominoes(server, "10.15.0.7", "10.15.0.7")
+    # said before the game: the table shows it to everybody (issue 14)
+    assert ana.http.get(f"/api/tables/{tid}").json()["table"]["shared_address"] is True
 
     async def go() -> None:
         seats = [ana.seat(tid), bea.seat(tid)]
@@ -248,11 +250,22 @@ def test_players_sharing_an_address_move_no_points_and_no_chips(server: Server) 
     table = wait_finished(server, tid)
     settlement = table["result"]["settlement"]
     assert settlement["ranked"] is False and "shared an address" in settlement["note"]
+    assert settlement["why"] == "shared_address"  # and at the end, for a client to say
     for p in (ana, bea):
         assert p.chips() == 1000
-        assert [e["reason"] for e in p.ledger()] == ["refund", "stake", "welcome"]
+        ledger = p.ledger()
+        assert [e["reason"] for e in ledger] == ["refund", "stake", "welcome"]
+        assert ledger[0]["why"] == "shared_address"  # the ledger says why it came back
         assert p.standing(DOMINOES) is None
-    assert httpx.get(f"{server.http}/api/players/{ana.name}").json()["history"][0]["points"] == 0
+    (game,) = httpx.get(f"{server.http}/api/players/{ana.name}").json()["history"]
+    assert game["points"] == 0 and game["voided"] is True  # and so does the profile
+
+
+def test_an_official_table_of_players_from_different_addresses_is_not_marked(
+    server: Server,
+) -> None:
+    (ana, _), tid = official_dominoes(server, "10.16.0.1", "10.16.0.2")
+    assert ana.http.get(f"/api/tables/{tid}").json()["table"]["shared_address"] is False
 
 
 def test_an_address_shared_later_voids_the_game_and_its_abandonment(server: Server) -> None:

@@ -368,10 +368,44 @@ def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
             seq = me.seq
             msg = await me.expect("update", timeout=15)  # we stay silent: the timer plays
             assert msg["seq"] == seq + 1
-            assert msg["events"][0]["seat"] == 0
+            # said as such: time ran out, and a stand-in bot played for seat 0
+            assert msg["events"][0] == {"type": "timeout", "seat": 0, "bot": "greedy"}
+            assert msg["events"][1]["seat"] == 0
             await me.close()
+            # and so it is told to who catches up later
+            again = Seat(srv, tid, ana.cookie)
+            welcome = await again.connect(last_seq=seq)
+            assert welcome["missed"][0]["events"][0]["type"] == "timeout"
+            await again.close()
 
         run(go())
+
+
+def test_presence_says_who_is_away_and_until_when(server: Server) -> None:
+    ana, bea = Person(server, "Ana"), Person(server, "Bea")
+    tid = ana.create("dominoes", seats=2)["id"]
+    ana.sit(tid, 0)
+    bea.sit(tid, 1)
+    ana.start(tid)
+
+    async def go() -> None:
+        a = Seat(server, tid, ana.cookie)
+        welcome = await a.connect()
+        assert {p["seat"]: p["connected"] for p in welcome["presence"]} == {0: True, 1: False}
+        b = Seat(server, tid, bea.cookie)
+        await b.connect()
+        here = await a.expect("presence")
+        while here["seats"][1]["connected"] is False:  # (ours, when we joined, came first)
+            here = await a.expect("presence")
+        assert [p["connected"] for p in here["seats"]] == [True, True]
+        await b.close()
+        gone = await a.expect("presence")
+        away = gone["seats"][1]
+        assert away["connected"] is False and "away_for" in away
+        assert 0 < away["grace_ends"] - time.time() <= 60  # TAVERNA_GRACE_SECONDS: 60
+        await a.close()
+
+    run(go())
 
 
 def test_a_person_plays_cards_against_a_bot_to_the_end(server: Server) -> None:

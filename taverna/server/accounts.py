@@ -32,7 +32,7 @@ from starlette.datastructures import Headers
 from zxcvbn import zxcvbn
 
 from ..games import get_game
-from ..store.accounts import WELCOME_CHIPS, AccountStore, NameTaken
+from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
 from .errors import Refused, answer, game_named
@@ -254,6 +254,7 @@ class ClubHub(RoomHub):
         result["settlement"] = {
             "ranked": done["ranked"],
             "note": done["note"],
+            "why": done["why"],
             "seats": [
                 {
                     "seat": s.seat,
@@ -598,6 +599,9 @@ async def profile(
                 "seating": [x.public() for x in seating],
                 "scores": result.get("scores"),
                 "settlement": result.get("settlement"),
+                # PLATFORM.md: two players from one address: it counted for nobody
+                "voided": WHY_OF_NOTE.get((result.get("settlement") or {}).get("note", ""))
+                == "shared_address",
                 "record": f"/api/games/{h['table']}/record",
             }
         )

@@ -297,8 +297,10 @@ class Room:
             if info.replaced and running and not self.table.options.get("official"):
                 await self._give_back(seat)
         # no await from here on: the welcome and the membership are one step
-        conn.send(self._welcome(conn, last_seq))
         self.conns.add(conn)
+        conn.send(self._welcome(conn, last_seq))
+        if seat is not None:
+            self._send_presence()
 
     async def _give_back(self, seat: int) -> None:
         """A casual table gives a taken-over seat back to its player."""
@@ -330,6 +332,7 @@ class Room:
             return
         self.away[seat] = time.monotonic()
         self._arm_grace(seat)
+        self._send_presence()
 
     def _arm_grace(self, seat: int) -> None:
         since = self.away.get(seat)
@@ -383,6 +386,7 @@ class Room:
                     c.send(self._welcome(c, None))
         log.info("table %s: seat %d %s, %s bot plays it", self.table.id, seat, reason, level)
         self._broadcast_table()
+        self._send_presence()
         await self.hub.on_replaced(self.table, seat, reason)
         self._schedule()
 
@@ -400,6 +404,7 @@ class Room:
             "seq": self.seq,
             "deadline": self.deadline,
             "paused": self.paused is not None,
+            "presence": self.presence(),
         }
         if self.state is None:
             return msg
@@ -414,6 +419,28 @@ class Room:
                 for k in range(last_seq + 1, self.seq + 1)
             ]
         return msg
+
+    def presence(self) -> list[dict[str, Any]]:
+        """Who is at the table: per human seat, connected or not, and while a seat is
+        away the wall-clock time its grace period ends (then a bot takes it)."""
+        out = []
+        now_wall, now = time.time(), time.monotonic()
+        connected = {c.seat for c in self.conns}
+        for info in self.table.seats:
+            if info.player_id is None or info.replaced:
+                continue
+            entry: dict[str, Any] = {"seat": info.seat, "connected": info.seat in connected}
+            since = self.away.get(info.seat)
+            if since is not None and info.seat not in connected:
+                entry["away_for"] = round(now - since, 1)
+                entry["grace_ends"] = now_wall + max(0.0, self.config.grace_seconds - (now - since))
+            out.append(entry)
+        return out
+
+    def _send_presence(self) -> None:
+        msg = {"type": "presence", "seats": self.presence()}
+        for conn in self.conns:
+            conn.send(msg)
 
     def _publish(self, events: list[Event]) -> None:
         """Number an update and send it to every connection as its seat may see it."""
@@ -504,6 +531,10 @@ class Room:
             # the end is stored before anybody hears of it too: whoever sees "game over"
             # may fetch the record and the replay at once
             result = await self._store_end(trial) if trial.over else None
+            if source == "timeout":
+                # said as such: time ran out, and a stand-in bot played for the seat
+                marker = {"type": "timeout", "seat": seat, "bot": self.config.stand_in_bot}
+                events = [marker, *events]
             self.state = trial  # no await between this and the publish
             self.stored_deals = trial.deals_used
             self.moves += 1

@@ -49,11 +49,18 @@ from .models import (
     now,
 )
 from .repo import Conflict, NotFound, SeatInfo, Store, hash_token, new_id
+from .repo import shared_address as _shared_address
 
 WELCOME_CHIPS = 1000
 WIN_POINTS = 12
 LOSS_POINTS = -10
 ABANDON_POINTS = -20
+
+
+#: why an official game moved no points (the settlement's note, and its code)
+SHARED_NOTE = "two players shared an address: no points, stakes returned"
+NO_WINNER_NOTE = "nobody won: stakes returned"
+WHY_OF_NOTE = {SHARED_NOTE: "shared_address", NO_WINNER_NOTE: "no_winner"}
 
 
 class NameTaken(Exception):
@@ -190,11 +197,12 @@ class AccountStore:
     async def ledger(self, player_id: str, limit: int = 200) -> list[dict[str, Any]]:
         def q(s: Session) -> list[dict[str, Any]]:
             rows = s.execute(
-                select(ChipEntry)
+                select(ChipEntry, Settlement.note)
+                .outerjoin(Settlement, Settlement.table_id == ChipEntry.table_id)
                 .where(ChipEntry.player_id == player_id)
                 .order_by(ChipEntry.id.desc())
                 .limit(limit)
-            ).scalars()
+            ).all()
             return [
                 {
                     "id": e.id,
@@ -203,8 +211,10 @@ class AccountStore:
                     "reason": e.reason,
                     "table": e.table_id,
                     "at": _iso(e.created_at),
+                    # a stake returned says why: "shared_address" or "no_winner"
+                    "why": WHY_OF_NOTE.get(note or "", "") if e.reason == "refund" else "",
                 }
-                for e in rows
+                for e, note in rows
             ]
 
         return await self.store.run(q)
@@ -472,10 +482,10 @@ class AccountStore:
                 ).scalars()
             )
             if _shared_address(s, table_id, ids):
-                note = "two players shared an address: no points, stakes returned"
+                note = SHARED_NOTE
                 ranked = False
             elif winners is None:
-                note = "nobody won: stakes returned"
+                note = NO_WINNER_NOTE
                 ranked = False
             else:
                 note = ""
@@ -628,20 +638,6 @@ def _abandon(s: Session, table_id: str, game: str, player_id: str) -> bool:
     return True
 
 
-def _shared_address(s: Session, table_id: str, player_ids: list[str]) -> bool:
-    """Do two different players of the table share an address they sat or connected from?"""
-    if len(set(player_ids)) < 2:
-        return False
-    seen: dict[str, set[str]] = defaultdict(set)
-    for address, pid in s.execute(
-        select(SeatAddress.address, SeatAddress.player_id).where(
-            SeatAddress.table_id == table_id, SeatAddress.player_id.in_(player_ids)
-        )
-    ):
-        seen[address].add(pid)
-    return any(len(ids) > 1 for ids in seen.values())
-
-
 def _settled(s: Session, table_id: str, settlement: Settlement | None) -> dict[str, Any]:
     points: dict[str, int] = defaultdict(int)
     chips: dict[str, int] = defaultdict(int)
@@ -653,9 +649,12 @@ def _settled(s: Session, table_id: str, settlement: Settlement | None) -> dict[s
         select(ChipEntry.player_id, ChipEntry.delta).where(ChipEntry.table_id == table_id)
     ):
         chips[pid] += delta
+    note = settlement.note if settlement else ""
     return {
         "ranked": bool(settlement.ranked) if settlement else False,
-        "note": settlement.note if settlement else "",
+        "note": note,
+        # why it did not count, for a client to say in its own words
+        "why": WHY_OF_NOTE.get(note, ""),
         "points": dict(points),
         "chips": dict(chips),
     }

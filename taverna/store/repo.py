@@ -21,10 +21,10 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from .db import make_engine, migrate
-from .models import Action, Deal, LoginSession, Node, Player, Seat, Table, now
+from .models import Action, Deal, LoginSession, Node, Player, Seat, SeatAddress, Table, now
 
 T = TypeVar("T")
 
@@ -82,6 +82,9 @@ class TableInfo:
     problem: str | None = None
     #: the timers when the server last stopped (see :meth:`Store.save_clocks`); not public
     clock: dict[str, Any] | None = None
+    #: an official table where two players sat or connected from one address: the game
+    #: will move no points and no chips (PLATFORM.md), and everybody is told before it
+    shared_address: bool = False
 
     def public(self) -> dict[str, Any]:
         """What anybody may know about the table (never the seed)."""
@@ -101,10 +104,30 @@ class TableInfo:
             "result": self.result,
             "created_at": self.created_at,
             "problem": self.problem,
+            "shared_address": self.shared_address,
         }
 
 
+def shared_address(s: Session, table_id: str, player_ids: list[str]) -> bool:
+    """Do two different players of the table share an address they sat or connected from?"""
+    if len(set(player_ids)) < 2:
+        return False
+    seen: dict[str, set[str]] = {}
+    for address, pid in s.execute(
+        select(SeatAddress.address, SeatAddress.player_id).where(
+            SeatAddress.table_id == table_id, SeatAddress.player_id.in_(player_ids)
+        )
+    ):
+        seen.setdefault(address, set()).add(pid)
+    return any(len(ids) > 1 for ids in seen.values())
+
+
 def _table_info(t: Table) -> TableInfo:
+    shares = False
+    if t.options.get("official"):
+        session = object_session(t)
+        ids = [x.player_id for x in t.seats if x.player_id]
+        shares = session is not None and shared_address(session, t.id, ids)
     return TableInfo(
         id=t.id,
         game=t.game,
@@ -121,6 +144,7 @@ def _table_info(t: Table) -> TableInfo:
         created_at=t.created_at.isoformat() if t.created_at else "",
         problem=t.problem,
         clock=t.clock,
+        shared_address=shares,
     )
 
 
