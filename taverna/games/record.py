@@ -158,3 +158,33 @@ def replay_text(text: str | bytes) -> tuple[JSON, int]:
     except MalformedRecord as e:
         return {"ok": False, "malformed": str(e)}, MALFORMED
     return outcome.to_json(), OK if outcome.ok else ILLEGAL
+
+
+def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished game's record replayed: for each step, the action, every event and
+    the table with all hands revealed (step 0 is the first deal).
+
+    The spectator's view plus each seat's ``hand`` (and, in Mus, its ``discarded``
+    cards): what a replay shows once the game is over and nothing is secret.
+    """
+    rec = parse_record(record)
+    state = rec.game.start(rec.seats, rec.settings, rec.deals)
+
+    def step(action: Any, events: list[Any]) -> dict[str, Any]:
+        view = state.view(None)
+        seat_views = [state.view(s) for s in range(rec.seats)]
+        view["hands"] = [v.get("hand", []) for v in seat_views]
+        if "discarded" in seat_views[0]:
+            view["discarded_by"] = [v["discarded"] for v in seat_views]
+        return {
+            "action": None if action is None else action.to_json(),
+            "events": [event_json(e) for e in events],
+            "view": view,
+        }
+
+    steps = [step(None, state.initial_events)]
+    for action in rec.actions:
+        steps.append(step(action, state.apply(action)))
+    # JSON keys of private parts are strings; a round trip makes the answer plain JSON
+    plain: list[dict[str, Any]] = json.loads(json.dumps(steps))
+    return plain

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from ..games import get_game
@@ -122,3 +123,30 @@ async def invalid(request: Request, exc: Exception) -> JSONResponse:
         if where:
             fields.append(where)
     return answer(422, "invalid", "; ".join(problems), {"fields": fields})
+
+
+class ErrorBody(BaseModel):
+    """Every refused HTTP request (docs/protocol.md, HTTP errors)."""
+
+    detail: str = Field(description="what went wrong, in English")
+    code: str = Field(description="the kind of refusal, stable, for a client to translate")
+    params: dict[str, Any] = Field(description="the facts a translation needs")
+    retry_after: int | None = Field(default=None, description="429: seconds to wait")
+
+
+#: what any call may answer besides its own success (the schema says so, truly)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": why}
+    for status, why in {
+        400: "the request body could not be read as JSON text",
+        401: "no session, or not logged in",
+        403: "not yours to do, or a page of another origin (bad_origin)",
+        404: "no such table, seat, player or game",
+        409: "the table's or the account's state does not allow it",
+        413: "the request body is too large",
+        415: "the request body is not JSON",
+        422: "a field, a setting or a value is not allowed (params.fields names them)",
+        429: "too many tries: wait retry_after seconds",
+        503: "the club's database does not answer: try again in a moment",
+    }.items()
+}

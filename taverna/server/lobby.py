@@ -1,0 +1,225 @@
+"""The lobby over HTTP: the games, the tables, their seats and their start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from ..bots import LEVELS
+from ..games import GAMES, SettingsError
+from ..store.repo import Conflict, NotFound, TableInfo
+from . import accounts, errors
+from .deps import Player, SeatNumber, config_of, hub_of, store_of
+from .errors import Refused
+from .rooms import DEFAULT_OPTIONS
+
+router = APIRouter(tags=["lobby"])
+
+#: the largest number a table setting may be (a target of 10^4000 is no table)
+SETTING_MAX = 1_000_000
+
+
+class TableIn(BaseModel):
+    game: str = Field(description="muggins-dominoes, muggins-cards or mus")
+    seats: int | None = Field(default=None, description="2–4 (Mus: 4)")
+    settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings")
+    turn_seconds: int = Field(default=30, ge=5, le=600)
+    muggins_wait: float = Field(default=3, ge=0, le=30)
+    official: bool = Field(default=False, description="ranked, for a stake, registered humans")
+    stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
+    public: bool = Field(default=True, description="listed in the lobby and open to spectators")
+    bots: dict[int, str] = Field(
+        default_factory=dict,
+        description="seat -> bot level: random, greedy or expert (easy, medium, strong on the web)",
+    )
+    bot_forget: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="practice tables: the chance that this table's bots forget a claim or a "
+        "Muggins! call (default: each level's own)",
+    )
+
+
+def _limits(model: type[BaseModel], *names: str) -> dict[str, dict[str, Any]]:
+    """The bounds of some number fields, from the model that enforces them."""
+    props = model.model_json_schema()["properties"]
+    out = {}
+    for name in names:
+        field = next(x for x in props[name].get("anyOf", [props[name]]) if "minimum" in x)
+        out[name] = {"type": "int" if field["type"] == "integer" else "number"}
+        for key, short in (("minimum", "min"), ("maximum", "max")):
+            if key in field:
+                out[name][short] = field[key]
+    return out
+
+
+#: what a new table's number options may be (GET /api/games), as TableIn checks them
+TABLE_LIMITS = _limits(TableIn, "turn_seconds", "muggins_wait", "stake", "bot_forget")
+
+
+class BotIn(BaseModel):
+    level: str = Field(
+        default="greedy",
+        description="random, greedy or expert (the web's easy, medium and strong)",
+    )
+
+
+@router.get("/api/games", tags=["lobby"], summary="The games and their settings")
+async def list_games() -> dict[str, Any]:
+    out = []
+    for name, cls in sorted(GAMES.items()):
+        out.append(
+            {
+                "game": name,
+                "min_seats": cls.min_seats,
+                "max_seats": cls.max_seats,
+                "defaults": {
+                    n: cls.check_settings(n, {}) for n in range(cls.min_seats, cls.max_seats + 1)
+                },
+                "settings": cls.setting_specs,
+            }
+        )
+    return {
+        "games": out,
+        "bots": list(LEVELS),
+        "table_defaults": DEFAULT_OPTIONS,
+        "table_limits": TABLE_LIMITS,
+    }
+
+
+@router.get("/api/tables", tags=["lobby"], summary="Open and running public tables")
+async def list_tables(request: Request, game: str | None = None) -> dict[str, Any]:
+    name = errors.game_named(game).game if game else None
+    tables = await store_of(request).tables(("open", "playing"), name)
+    return {"tables": [t.public() for t in tables if t.options.get("public", True)]}
+
+
+@router.post("/api/tables", tags=["lobby"], status_code=201, summary="Create a table")
+async def create_table(body: TableIn, request: Request, player: Player) -> dict[str, Any]:
+    cls = errors.game_named(body.game, status=422)
+    seats = body.seats if body.seats is not None else cls.min_seats
+    try:
+        settings = cls.check_settings(seats, body.settings)
+    except SettingsError as e:
+        raise Refused(422, "bad_setting", str(e)) from None
+    for key, value in settings.items():
+        big = isinstance(value, int | float) and not isinstance(value, bool)
+        if big and abs(value) > SETTING_MAX:
+            raise Refused(422, "bad_setting", f"{key} must be at most {SETTING_MAX:,}")
+    for seat, level in body.bots.items():
+        if not 0 <= seat < seats:
+            raise Refused(422, "invalid", f"bots: there is no seat {seat} at a {seats}-seat table")
+        _check_level(level)
+    options = {
+        "turn_seconds": body.turn_seconds,
+        "muggins_wait": body.muggins_wait,
+        "public": body.public,
+        **accounts.official_options(body.official, body.stake, body.bots, player),
+    }
+    if body.bot_forget is not None:
+        options["bot_forget"] = body.bot_forget
+    store = store_of(request)
+    table = await store.create_table(cls.game, seats, settings, options, player)
+    for seat, level in sorted(body.bots.items()):
+        table = await store.set_seat(table.id, seat, bot=level)
+    hub_of(request).lobby_changed()
+    return {"table": table.public()}
+
+
+@router.get("/api/tables/{table_id}", tags=["lobby"], summary="One table")
+async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+    return {"table": (await store_of(request).table(table_id)).public()}
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}", tags=["lobby"], summary="Take a seat")
+async def take_seat(
+    table_id: str, seat: SeatNumber, request: Request, player: Player
+) -> dict[str, Any]:
+    await accounts.check_official_seat(request, table_id, player)
+    table = await store_of(request).set_seat(table_id, seat, player=player)
+    await accounts.note_seated(
+        hub_of(request), config_of(request), table, player["id"], request.headers, request.client
+    )
+    await _table_changed(request, table)
+    return {"table": table.public()}
+
+
+@router.delete("/api/tables/{table_id}/seats/{seat}", tags=["lobby"], summary="Leave a seat")
+async def leave_seat(
+    table_id: str, seat: SeatNumber, request: Request, player: Player
+) -> dict[str, Any]:
+    store = store_of(request)
+    table = await store.table(table_id)
+    if not 0 <= seat < table.seat_count:
+        raise NotFound(f"table {table_id} has no seat {seat}", "no_seat", seat=seat)
+    info = table.seats[seat]
+    is_owner = table.owner_id == player["id"]
+    if info.player_id != player["id"] and not (is_owner and info.bot and table.status == "open"):
+        raise Refused(403, "not_your_seat", f"seat {seat} is not yours", seat=seat)
+    if table.status == "open":
+        table = await store.set_seat(table_id, seat, only_if_empty=False)
+    elif table.status == "playing":
+        room = await hub_of(request).room(table_id)
+        await room.replace_with_bot(seat, reason="left")
+        table = room.table
+    else:
+        raise Conflict(f"table {table_id} is {table.status}", "table_not_open", status=table.status)
+    await _table_changed(request, table)
+    return {"table": table.public()}
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["lobby"], summary="Seat a bot")
+async def add_bot(
+    table_id: str, seat: SeatNumber, body: BotIn, request: Request, player: Player
+) -> dict[str, Any]:
+    _check_level(body.level)
+    store = store_of(request)
+    table = await store.table(table_id)
+    accounts.refuse_bots_at_official(table)
+    if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
+        raise Refused(403, "not_host", "only the host or a seated player may add bots")
+    table = await store.set_seat(table_id, seat, bot=body.level)
+    await _table_changed(request, table)
+    return {"table": table.public()}
+
+
+@router.post("/api/tables/{table_id}/start", tags=["lobby"], summary="Start the game")
+async def start_table(table_id: str, request: Request, player: Player) -> dict[str, Any]:
+    store = store_of(request)
+    table = await store.table(table_id)
+    if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
+        raise Refused(403, "not_host", "only the host or a seated player may start the game")
+    if table.status != "open":
+        raise Conflict(f"table {table_id} is {table.status}", "table_not_open", status=table.status)
+    empty = [s.seat for s in table.seats if s.empty]
+    if empty:
+        raise Conflict(
+            f"every seat must be taken first (empty: {', '.join(map(str, empty))})",
+            "seats_empty",
+            seats=empty,
+        )
+    hub = hub_of(request)
+    room = await hub.room(table_id)
+    room.table = table
+    await room.start()
+    return {"table": room.table.public()}
+
+
+async def _table_changed(request: Request, table: TableInfo) -> None:
+    hub = hub_of(request)
+    room = hub.rooms.get(table.id)
+    if room is not None and room.table.status == "open":
+        room.table = table
+        room._broadcast_table()
+    hub.lobby_changed()
+
+
+def _check_level(level: str) -> None:
+    # only our own levels: a remote user must never make the server import a module
+    if level not in LEVELS:
+        raise Refused(
+            422, "unknown_bot", f"unknown bot level {level!r} (choose {', '.join(LEVELS)})"
+        )
