@@ -13,12 +13,17 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from ..games.base import State
-from . import cards as _cards  # noqa: F401  (registers its heuristics)
-from . import dominoes as _dominoes  # noqa: F401
-from . import mus as _mus  # noqa: F401
+from . import heuristics
 from .base import Bot, BotOptionError
+from .cards import CardsStrategy
+from .dominoes import DominoesStrategy
 from .expert import ExpertBot
+from .mus import MusStrategy
 from .simple import GreedyBot, RandomBot
+
+# what the bots know of each game: registered here, in the open
+for _strategy in (DominoesStrategy(), CardsStrategy(), MusStrategy()):
+    heuristics.register(_strategy)
 
 BOTS: dict[str, type[Bot]] = {b.name: b for b in (RandomBot, GreedyBot, ExpertBot)}
 LEVELS = ("random", "greedy", "expert")

@@ -58,7 +58,7 @@ class Bot(ABC):
         # when the bot is made, not in the middle of a game
         if "forget" in options:
             self.number_option("forget", 0.0, minimum=0.0, maximum=1.0)
-        for key in heuristics.NUMBER_OPTIONS.get(game.game, ()):
+        for key in heuristics.strategy(game).number_options:
             if key in options:
                 self.number_option(key, 0.0)
 

@@ -11,7 +11,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ..games.base import Action, State, View
-from ..games.cards import _PLAY, CARD_STR, VALUE, CardAction, card_id
+from ..games.cards import CARD_STR, VALUE, CardAction, Cards, card_id
 from . import heuristics
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def slip(bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
     forget that too) and every opponent may call Muggins! (RULES.md §2).
     """
     if isinstance(action, CardAction) and action.type == "play" and action.claim:
-        bare = _PLAY[action.seat][action.card][0]
+        bare = Cards.play_action(action.seat, action.card, claim=False)
         if bare in legal and _forgets(bot):
             return bare
     return action
@@ -146,7 +146,7 @@ def rollout(state: State, rng: random.Random) -> None:
     else:
         a = rng.choice(acts)
     if isinstance(a, CardAction) and a.type == "play" and not a.claim:
-        twin = _PLAY[turn][a.card][1]
+        twin = Cards.play_action(turn, a.card, claim=True)
         if twin in acts:
             a = twin
     elif isinstance(a, CardAction) and a.type == "muggins":
@@ -160,7 +160,8 @@ def search_actions(state: State, seat: int) -> list[Action]:
     out: list[Action] = []
     for a in acts:
         assert isinstance(a, CardAction)
-        if a.type == "go" or (a.type == "play" and (a.claim or _PLAY[seat][a.card][1] not in acts)):
+        claimed = a.type == "play" and Cards.play_action(seat, a.card, claim=True)
+        if a.type == "go" or (a.type == "play" and (a.claim or claimed not in acts)):
             out.append(a)
     return out or acts
 
@@ -169,14 +170,27 @@ def describe(card: int) -> str:
     return CARD_STR[card]
 
 
-heuristics.register(
-    "muggins-cards",
-    greedy=greedy,
-    optional=optional,
-    slip=slip,
-    rollout=rollout,
-    actor=lambda state: state.turn_seat,
-    search_actions=search_actions,
-)
-heuristics.SCALE["muggins-cards"] = 10.0
-heuristics.DEPTH["muggins-cards"] = 12
+class CardsStrategy(heuristics.Strategy):
+    """Muggins cards: claim and call (unless forgetting), score now, short rollouts."""
+
+    game = "muggins-cards"
+    scale = 10.0
+    depth = 12
+
+    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+        return greedy(bot, view, legal)
+
+    def optional(self, bot: Bot, view: View, legal: list[Action]) -> Action | None:
+        return optional(bot, view, legal)
+
+    def slip(self, bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
+        return slip(bot, view, legal, action)
+
+    def rollout(self, state: State, rng: random.Random) -> None:
+        rollout(state, rng)
+
+    def actor(self, state: State) -> int | None:
+        return state.turn_seat
+
+    def search_actions(self, state: State, seat: int) -> list[Action]:
+        return search_actions(state, seat)

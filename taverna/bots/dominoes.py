@@ -82,4 +82,11 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
     return best[1]
 
 
-heuristics.register("muggins-dominoes", greedy=greedy)
+class DominoesStrategy(heuristics.Strategy):
+    """Muggins dominoes: the greedy choice weighs the count, the reply and variety."""
+
+    game = "muggins-dominoes"
+    scale = 25.0
+
+    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+        return greedy(bot, view, legal)

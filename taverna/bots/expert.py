@@ -39,7 +39,7 @@ class ExpertBot(Bot):
     Options: ``iterations`` (default 1200; Mus 3000), ``seconds`` (default 0.8,
     a cap per decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3),
     ``paired`` (compare the root's actions on common random numbers instead of
-    growing a tree; default on for the games in ``heuristics.PAIRED``: Mus), ``margin``
+    growing a tree; default on for the games in ``Strategy.paired``: Mus), ``margin``
     (how many standard errors a paired search needs to leave its anchor, default 2).
     """
 
@@ -49,16 +49,17 @@ class ExpertBot(Bot):
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
     ) -> None:
         super().__init__(game, seat, seed, **options)
-        default_n = heuristics.ITERATIONS.get(game.game, 1200)
+        known = heuristics.strategy(game)
+        default_n = known.iterations
         self.iterations = int(self.number_option("iterations", default_n, whole=True, minimum=1))
         self.seconds = self.number_option("seconds", 0.8, above=0)
-        paired = options.get("paired", game.game in heuristics.PAIRED)
+        paired = options.get("paired", known.paired)
         if not isinstance(paired, bool):
             raise BotOptionError(f"expert bot: paired must be true or false, not {paired!r}")
         self.paired = paired
-        default_c = heuristics.EXPLORATION.get(game.game, 0.7)
+        default_c = known.exploration
         self.exploration = self.number_option("exploration", default_c, minimum=0)
-        self.margin = self.number_option("margin", heuristics.MARGIN.get(game.game, 2.0), minimum=0)
+        self.margin = self.number_option("margin", known.margin, minimum=0)
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
@@ -161,7 +162,7 @@ class ExpertBot(Bot):
 
     @staticmethod
     def _rollout(state: State, rng: random.Random, hand: int) -> None:
-        depth = heuristics.DEPTH.get(state.game, 10_000)
+        depth = heuristics.strategy(state).depth
         while not state.over and state.hand_no == hand and state.to_act and depth > 0:
             heuristics.rollout_step(state, rng)
             depth -= 1

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games.base import Action, State, View
 from ..games.mus import (
@@ -66,6 +66,9 @@ from ..games.mus import (
 )
 from ..games.mus_hands import CARD_CLASS, card_id, evaluate, juego_bonus
 from . import heuristics
+
+if TYPE_CHECKING:
+    from .base import Bot
 
 # ------------------------------------------------------------------ the tables
 
@@ -789,21 +792,42 @@ def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) ->
     return seat == root_seat and segment(state) == root_segment
 
 
-heuristics.register(
-    "mus",
-    greedy=greedy,
-    rollout=rollout,
-    standing=standing,
-    search_actions=search_actions,
-    sampler=sampler,
-    chosen=lambda bot, view, action: _memory(bot).opened(view, action),
-    branches=branches,
-    segment=segment,
-    reward=reward,
-    anchor=anchor,
-)
-heuristics.NUMBER_OPTIONS["mus"] = (*PARAMS, "pool_seconds")
-heuristics.SCALE["mus"] = 1.0
-heuristics.EXPLORATION["mus"] = 0.3
-heuristics.ITERATIONS["mus"] = 3000  # about 0.4 s a decision on one core
-heuristics.PAIRED.add("mus")
+class MusStrategy(heuristics.Strategy):
+    """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
+
+    game = "mus"
+    number_options = (*PARAMS, "pool_seconds")
+    scale = 1.0
+    exploration = 0.3
+    iterations = 3000  # about 0.4 s a decision on one core
+    paired = True
+
+    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+        return greedy(bot, view, legal)
+
+    def rollout(self, state: State, rng: random.Random) -> None:
+        rollout(state, rng)
+
+    def standing(self, state: State) -> list[float]:
+        return standing(state)
+
+    def search_actions(self, state: State, seat: int) -> list[Action]:
+        return search_actions(state, seat)
+
+    def sampler(self, bot: Bot, view: View) -> Callable[[], State]:
+        return sampler(bot, view)
+
+    def chosen(self, bot: Bot, view: View, action: Action) -> None:
+        _memory(bot).opened(view, action)
+
+    def branches(self, state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+        return branches(state, seat, root_seat, root_segment)
+
+    def segment(self, state: State) -> Hashable:
+        return segment(state)
+
+    def reward(self, state: State, before: list[float]) -> list[float]:
+        return reward(state, before)
+
+    def anchor(self, bot: Bot, view: View, legal: list[Action]) -> Action | None:
+        return anchor(bot, view, legal)

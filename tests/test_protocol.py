@@ -1,0 +1,181 @@
+"""One conformance suite for every registered game (the game protocol, docs/games.md):
+what each game's own property file used to repeat, said once. A game that plugs in
+must pass it unchanged.
+
+For random seeded games of every game and seat count, at every step:
+- a replay of the record reproduces the game (result, events, record);
+- an action the rules refuse changes nothing a seat or a spectator can see;
+- a seat's view and events show it no other seat's private part, a spectator's none;
+- a copy is independent of its original;
+- a sample drawn from a seat's view shows that seat the very same view;
+- deals go to their record form and back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taverna.games import GAMES
+from taverna.games.base import IllegalAction, InvalidAction, State, event_for, event_json
+from taverna.games.record import replay_text
+
+games = st.sampled_from(sorted(GAMES)).flatmap(
+    lambda name: st.fixed_dictionaries(
+        {
+            "game": st.just(name),
+            "seats": st.integers(GAMES[name].min_seats, GAMES[name].max_seats),
+            "seed": st.integers(0, 2**40),
+        }
+    )
+)
+
+FAST = settings(max_examples=25, deadline=None)
+
+
+def play(g: dict[str, Any], steps: int) -> tuple[State, random.Random]:
+    cls = GAMES[g["game"]]
+    state = cls.new(g["seats"], {}, seed=g["seed"])
+    rng = random.Random(g["seed"])
+    for _ in range(steps):
+        if state.over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state, rng
+
+
+def everyone(state: State) -> list[int | None]:
+    return [None, *range(state.seats)]
+
+
+@FAST
+@given(games, st.integers(0, 300))
+def test_a_replay_of_the_record_is_the_game(g: dict[str, Any], steps: int) -> None:
+    state, _ = play(g, steps)
+    result, status = replay_text(json.dumps(state.record()))
+    assert status == 0, result
+    for key, value in state.result().items():
+        assert result[key] == value, key
+    cls = type(state)
+    again = cls.start(state.seats, state.settings, state.deals_used)
+    for a in state.actions_played:
+        again.apply(a)
+    assert again.record() == state.record()
+    assert [again.view(s) for s in everyone(state)] == [state.view(s) for s in everyone(state)]
+
+
+@FAST
+@given(games, st.integers(0, 200))
+def test_a_refused_action_changes_nothing(g: dict[str, Any], steps: int) -> None:
+    state, _ = play(g, steps)
+    cls = type(state)
+    before = [state.view(s) for s in everyone(state)]
+    for s in range(state.seats):
+        if s in state.to_act:
+            continue
+        # every action on offer to another seat, made by this one
+        for a in state.legal_actions()[:6]:
+            try:
+                action = cls.parse_action({**a.to_json(), "seat": s}, state.seats)
+            except InvalidAction:
+                continue
+            try:
+                state.clone(rng=random.Random(0)).apply(action)
+            except IllegalAction:
+                try:
+                    state.apply(action)
+                except IllegalAction as e:
+                    assert str(e) and e.reason
+                else:
+                    raise AssertionError(f"{action} refused by a copy, taken by the game")
+    assert [state.view(s) for s in everyone(state)] == before
+
+
+def _items(fields: dict[str, Any]) -> set[str]:
+    """The tiles or cards a private part names (lists of notation strings)."""
+    out: set[str] = set()
+    for value in fields.values():
+        if isinstance(value, list):
+            out.update(x for x in value if isinstance(x, str))
+        elif isinstance(value, str):
+            out.add(value)
+    return out
+
+
+@FAST
+@given(games, st.integers(1, 250))
+def test_nobody_sees_another_seats_private_part(g: dict[str, Any], steps: int) -> None:
+    """Right after a deal nothing of it is public: a seat's view names none of the tiles
+    or cards dealt to the others, a spectator's none at all; and no event as a seat
+    receives it carries another seat's private part."""
+    cls = GAMES[g["game"]]
+    state = cls.new(g["seats"], {}, seed=g["seed"])
+    rng = random.Random(g["seed"])
+    events = list(state.initial_events)
+    for step in range(steps + 1):
+        for e in events:
+            private = e.get("private") or {}
+            for seat in everyone(state):
+                seen = event_for(e, seat)
+                assert "private" not in seen
+                theirs = set().union(*(_items(f) for s, f in private.items() if s != seat))
+                mine = _items(private.get(seat, {})) if seat is not None else set()
+                assert not (theirs - mine) & _items(seen), (e["type"], seat)
+            if e["type"] == "deal":
+                for seat in everyone(state):
+                    view = {k: v for k, v in state.view(seat).items() if k != "last_hand"}
+                    text = json.dumps(view)
+                    theirs = set().union(*(_items(f) for s, f in private.items() if s != seat))
+                    leaked = [x for x in theirs if f'"{x}"' in text]
+                    assert not leaked, (seat, leaked)
+            json.dumps(event_json(e))  # every event is plain JSON in its omniscient form
+        if state.over or step == steps:
+            break
+        events = state.apply(rng.choice(state.legal_actions()))
+    spectator = state.view(None)
+    assert "hand" not in spectator and "legal" not in spectator
+
+
+@FAST
+@given(games, st.integers(0, 250))
+def test_a_copy_is_independent(g: dict[str, Any], steps: int) -> None:
+    state, rng = play(g, steps)
+    before = [state.view(s) for s in everyone(state)]
+    record = state.record()
+    copy = state.clone(rng=random.Random(1))
+    for _ in range(40):
+        if copy.over or not copy.to_act:
+            break
+        copy.apply(rng.choice(copy.legal_actions()))
+    assert [state.view(s) for s in everyone(state)] == before
+    assert state.record() == record
+
+
+@FAST
+@given(games, st.integers(0, 250), st.integers(0, 2**32))
+def test_a_sample_shows_the_seat_what_it_saw(g: dict[str, Any], steps: int, r: int) -> None:
+    state, _ = play(g, steps)
+    if state.over or not state.to_act:
+        return
+    for seat in range(state.seats):
+        view = state.view(seat)
+        sample = type(state).sample(view, random.Random(r))
+        assert sample.view(seat) == view
+        assert {a.to_json()["type"] for a in sample.legal_actions(seat)} == {
+            a.to_json()["type"] for a in state.legal_actions(seat)
+        }
+
+
+@FAST
+@given(games, st.integers(0, 300))
+def test_deals_go_to_record_form_and_back(g: dict[str, Any], steps: int) -> None:
+    state, _ = play(g, steps)
+    cls = type(state)
+    for i, deal in enumerate(state.deals_used):
+        text = cls.deal_json(deal)
+        again = cls.parse_deal(json.loads(json.dumps(text)), state.seats, state.settings, i)
+        assert cls.deal_json(again) == text
