@@ -29,6 +29,7 @@ import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 Event = dict[str, Any]
@@ -87,6 +88,79 @@ class SettingsError(TavernaError):
 
 
 _SETTINGS_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One table setting a game declares: the one source of its validation, of what
+    ``/api/games`` says, of the lobby's form and of the settings summary.
+
+    ``kind`` is ``int`` (a whole number from ``minimum``, to ``maximum`` if any),
+    ``choice`` (one of ``choices``) or ``bool``. ``default`` is a value, or a function
+    of the seat count. ``hints`` name some values for people (``{21: "Strict 21"}``).
+
+        >>> Setting("limit", "choice", 31, choices=(31, 21), hints={21: "Strict 21"}).check(25)
+        Traceback (most recent call last):
+        ...
+        taverna.games.base.SettingsError: limit must be 31 or 21 (Strict 21), not 25
+    """
+
+    name: str
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    hints: Mapping[Any, str] = field(default_factory=dict)
+
+    def default_for(self, seats: int) -> Any:
+        return self.default(seats) if callable(self.default) else self.default
+
+    def check(self, value: Any) -> Any:
+        """``value`` if the setting may be it; else SettingsError saying what it may be."""
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise SettingsError(f"{self.name} must be true or false, not {value!r}")
+        elif self.kind == "choice":
+            if not whole or value not in self.choices:
+                named = [str(c) for c in self.choices]
+                told = ", ".join(named[:-1]) + f" or {named[-1]}" if len(named) > 1 else named[0]
+                hint = ", ".join(self.hints.values())
+                raise SettingsError(
+                    f"{self.name} must be {told}{f' ({hint})' if hint else ''}, not {value!r}"
+                )
+        elif self.kind == "int":
+            low, high = self.minimum, self.maximum
+            if (
+                not whole
+                or (low is not None and value < low)
+                or (high is not None and value > high)
+            ):
+                if low == 1 and high is None:
+                    want = "a positive whole number"
+                elif high is None:
+                    want = f"a whole number of at least {low}"
+                else:
+                    want = f"a whole number from {low} to {high}"
+                raise SettingsError(f"{self.name} must be {want}, not {value!r}")
+        else:  # pragma: no cover - a declaration's own mistake
+            raise TypeError(f"setting {self.name}: unknown kind {self.kind!r}")
+        return value
+
+    def spec(self) -> dict[str, Any]:
+        """What a form needs to ask for it: ``{"type", "min"/"max" | "choices"}``."""
+        out: dict[str, Any] = {"type": self.kind}
+        if self.kind == "int":
+            if self.minimum is not None:
+                out["min"] = self.minimum
+            if self.maximum is not None:
+                out["max"] = self.maximum
+        if self.kind == "choice":
+            out["choices"] = list(self.choices)
+        if self.hints:
+            out["hints"] = {str(k): v for k, v in self.hints.items()}
+        return out
 
 
 class Dealer:
@@ -220,10 +294,48 @@ class State(ABC):
     deal_unit: ClassVar[str] = "hand"
     #: how many sides play against each other, by seat count (None: one side per seat)
     team_count: ClassVar[int | None] = None
-    #: what each table setting may be, as :meth:`check_settings` enforces it: a whole
-    #: number from ``min`` (to ``max``), one of ``choices``, or a ``bool`` — for forms
-    #: that check before they ask, e.g. ``{"target": {"type": "int", "min": 1}}``
-    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: the table settings, declared once (:class:`Setting`): :meth:`check_settings`,
+    #: ``/api/games``, the lobby's form and the settings summary all read them
+    settings_declared: ClassVar[tuple[Setting, ...]] = ()
+    #: short names a person may type for the game (``taverna play dominoes``)
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: the game's name for people, in English (clients translate it by ``game``)
+    title: ClassVar[str] = ""
+    #: the seat count a new table has unless told otherwise
+    default_seats: ClassVar[int] = 2
+    #: what the game is played with, singular: "tile" or "card"
+    piece: ClassVar[str] = "card"
+    #: the fields of a seat's view that only that seat sees (a replay shows them all)
+    private_fields: ClassVar[tuple[str, ...]] = ("hand",)
+    #: action types that are rights, not turns: any seat that holds one may use it
+    #: while another seat is to move (Muggins cards: claims and calls)
+    optional_actions: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def setting_specs(cls) -> dict[str, dict[str, Any]]:
+        """What each setting may be, for forms that check before they ask."""
+        return {x.name: x.spec() for x in cls.settings_declared}
+
+    @classmethod
+    def facts(cls) -> JSON:
+        """Everything the game declares about itself, as ``/api/games`` serves it."""
+        return {
+            "game": cls.game,
+            "title": cls.title,
+            "aliases": list(cls.aliases),
+            "min_seats": cls.min_seats,
+            "max_seats": cls.max_seats,
+            "default_seats": cls.default_seats,
+            "team_count": cls.team_count,
+            "deal_unit": cls.deal_unit,
+            "piece": cls.piece,
+            "private_fields": list(cls.private_fields),
+            "optional_actions": list(cls.optional_actions),
+            "settings": cls.setting_specs(),
+            "defaults": {
+                n: cls.check_settings(n, {}) for n in range(cls.min_seats, cls.max_seats + 1)
+            },
+        }
 
     @classmethod
     def side_of(cls, seat: int) -> int:
@@ -243,9 +355,28 @@ class State(ABC):
     # ------------------------------------------------------------------ facts
 
     @classmethod
-    @abstractmethod
     def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validate table settings and fill in the defaults; raises SettingsError."""
+        """Validate table settings against :attr:`settings_declared` and fill in the
+        defaults; raises SettingsError. A game adds rules between settings in
+        :meth:`check_together`."""
+        cls.check_seats(seats)
+        given = dict(settings or {})
+        known = [x.name for x in cls.settings_declared]
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            has = f"it has {', '.join(known)}" if known else "it has no settings"
+            raise SettingsError(f"unknown setting {unknown[0]!r} for {cls.game} ({has})")
+        out = {
+            x.name: x.check(given[x.name]) if x.name in given else x.default_for(seats)
+            for x in cls.settings_declared
+        }
+        cls.check_together(out)
+        return out
+
+    @classmethod
+    def check_together(cls, settings: dict[str, Any]) -> None:
+        """Refuse settings that are each allowed but not together (SettingsError)."""
+        return None
 
     @classmethod
     def settings_for(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -96,6 +96,7 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    Setting,
     SettingsError,
     State,
     View,
@@ -364,14 +365,17 @@ class Cards(State):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     deal_unit: ClassVar[str] = "round"
-    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+    title: ClassVar[str] = "Muggins cards"
+    aliases: ClassVar[tuple[str, ...]] = ("cards",)
+    optional_actions: ClassVar[tuple[str, ...]] = ("claim", "muggins")
+    settings_declared: ClassVar[tuple[Setting, ...]] = (
         # RULES.md §2 Settings
-        "target": {"type": "int", "min": 1},
-        "limit": {"type": "choice", "choices": [31, 21]},
-        "hand_size": {"type": "choice", "choices": [5, 7]},
-        "muggins": {"type": "bool"},
-        "muggins_on_last": {"type": "bool"},
-    }
+        Setting("target", "int", SETTINGS_DEFAULTS["target"], minimum=1),
+        Setting("limit", "choice", 31, choices=(31, 21), hints={21: "Strict 21"}),
+        Setting("hand_size", "choice", 5, choices=(5, 7), hints={7: "Deal-Seven"}),
+        Setting("muggins", "bool", True),
+        Setting("muggins_on_last", "bool", False),
+    )
 
     __slots__ = (
         "_dealer",
@@ -412,34 +416,12 @@ class Cards(State):
     # ---------------------------------------------------------- settings
 
     @classmethod
-    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
-        cls.check_seats(seats)
-        given = dict(settings or {})
-        unknown = sorted(set(given) - set(SETTINGS_DEFAULTS))
-        if unknown:
-            raise SettingsError(
-                f"unknown setting {unknown[0]!r} for {cls.game} "
-                f"(it has {', '.join(SETTINGS_DEFAULTS)})"
-            )
-        out = {**SETTINGS_DEFAULTS, **given}
-        target = out["target"]
-        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
-            raise SettingsError(f"target must be a positive whole number, not {target!r}")
-        limit = out["limit"]
-        if limit not in (31, 21) or isinstance(limit, bool) or not isinstance(limit, int):
-            raise SettingsError(f"limit must be 31 or 21 (Strict 21), not {limit!r}")
-        size = out["hand_size"]
-        if size not in (5, 7) or isinstance(size, bool) or not isinstance(size, int):
-            raise SettingsError(f"hand_size must be 5 or 7 (Deal-Seven), not {size!r}")
-        for name in ("muggins", "muggins_on_last"):
-            if not isinstance(out[name], bool):
-                raise SettingsError(f"{name} must be true or false, not {out[name]!r}")
-        if out["muggins_on_last"] and not out["muggins"]:
+    def check_together(cls, settings: dict[str, Any]) -> None:
+        if settings["muggins_on_last"] and not settings["muggins"]:
             raise SettingsError(
                 "muggins_on_last needs muggins on: at a No-Muggins table every score, "
                 "'last' included, is credited automatically"
             )
-        return out
 
     # ------------------------------------------------------ construction
 

@@ -31,7 +31,7 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
-    SettingsError,
+    Setting,
     State,
     View,
     action_seat,
@@ -209,9 +209,13 @@ class Dominoes(State):
     game: ClassVar[str] = "muggins-dominoes"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
-    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
-        "target": {"type": "int", "min": 1},  # RULES.md §1: 250 or 200 by default
-    }
+    title: ClassVar[str] = "Muggins dominoes"
+    aliases: ClassVar[tuple[str, ...]] = ("dominoes",)
+    piece: ClassVar[str] = "tile"
+    settings_declared: ClassVar[tuple[Setting, ...]] = (
+        # RULES.md §1 Deal: 250 for two players, 200 for three or four
+        Setting("target", "int", lambda seats: 250 if seats == 2 else 200, minimum=1),
+    )
 
     __slots__ = (
         "_dealer",
@@ -255,20 +259,6 @@ class Dominoes(State):
     def default_target(seats: int) -> int:
         """250 for two players, 200 for three or four (RULES.md §1 Deal)."""
         return 250 if seats == 2 else 200
-
-    @classmethod
-    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
-        cls.check_seats(seats)
-        settings = dict(settings or {})
-        unknown = sorted(set(settings) - {"target"})
-        if unknown:
-            raise SettingsError(
-                f"unknown setting {unknown[0]!r} for {cls.game} (it has only 'target')"
-            )
-        target = settings.get("target", cls.default_target(seats))
-        if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
-            raise SettingsError(f"target must be a positive whole number, not {target!r}")
-        return {"target": target}
 
     # ------------------------------------------------------ construction
 

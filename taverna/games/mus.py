@@ -71,7 +71,7 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
-    SettingsError,
+    Setting,
     State,
     View,
     action_seat,
@@ -81,8 +81,11 @@ from .base import (
 )
 from .mus_hands import (
     CARD_STR,
+    CLASS_NAMES,
+    CLASS_ORDER,
     N_CARDS,
     PAIR_OF,
+    PARES_NAMES,
     VALUE_OF_PAIRS,
     HandValue,
     card_id,
@@ -151,6 +154,12 @@ def _hands_str(hands: Sequence[Sequence[int]]) -> list[list[str]]:
         [s[a2], s[b2], s[c2], s[d2]],
         [s[a3], s[b3], s[c3], s[d3]],
     ]
+
+
+#: _RANK_NAME[order value]: a rank's name by its order for Grande, Chica and Pares
+_RANK_NAME: tuple[str, ...] = tuple(
+    CLASS_NAMES[CLASS_ORDER.index(v)] if v in CLASS_ORDER else "" for v in range(16)
+)
 
 
 _JUEGO_FIELD = HandValue._fields.index("juego")
@@ -322,7 +331,17 @@ class Mus(State):
       ``reject`` {seat}
     - ``credit`` {team, stones, lance, reason, total}: every stone credited
     - ``hand_end`` {reason: showdown|ordago|game won, hands (all four, or
-      None when not shown), lances (status, team, seat, stones), stones}
+      None when not shown), lances (status, team, seat, stones), stones,
+      stones_before, tally, verdicts}: ``tally`` lists every stone of the hand
+      where it came from, in the order credited — {lance, team, stones, for:
+      refused (credited during the hand) | pass | stake | pares | juego |
+      punto, and for a bonus the ``seat`` with its ``kind`` or ``points``;
+      ``counted`` false once a pair had reached 40} — so ``stones_before``
+      plus the counted rows is ``stones``; ``verdicts`` say why each lance
+      compared at the showdown was won: {lance, seat, over (the best seat of
+      the other pair), by: card {at, ranks} | kind {kinds} | rank {kind,
+      ranks} | juego {points} | real_31 | punto {points} | tie (closer to
+      mano)}
     - ``game_end`` {game, team, reason: stones|ordago, stones, games},
       ``cow_end`` {team, cows}, ``match_end`` {winner, games, cows}
     """
@@ -332,12 +351,16 @@ class Mus(State):
     max_seats: ClassVar[int] = SEATS
     #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
     team_count: ClassVar[int | None] = 2
-    setting_specs: ClassVar[dict[str, dict[str, Any]]] = {
+    title: ClassVar[str] = "Mus"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    default_seats: ClassVar[int] = 4
+    private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
+    settings_declared: ClassVar[tuple[Setting, ...]] = (
         # RULES.md §3: cows per match and games per cow, 1 to 3
-        "cows": {"type": "choice", "choices": [1, 2, 3]},
-        "games_per_cow": {"type": "choice", "choices": [1, 2, 3]},
-        "real_31": {"type": "bool"},
-    }
+        Setting("cows", "choice", 1, choices=(1, 2, 3)),
+        Setting("games_per_cow", "choice", 3, choices=(1, 2, 3)),
+        Setting("real_31", "bool", False),
+    )
 
     __slots__ = (
         "_deal",
@@ -385,36 +408,13 @@ class Mus(State):
         "speakers",
         "stake",
         "stones",
+        "tally",
         "turn",
         "vals",
         "winner",
     )
 
     # ---------------------------------------------------------- settings
-
-    @classmethod
-    def check_settings(cls, seats: int, settings: Mapping[str, Any] | None) -> dict[str, Any]:
-        cls.check_seats(seats)
-        if not settings:
-            return {"cows": 1, "games_per_cow": 3, "real_31": False}  # the defaults
-        settings = dict(settings)
-        known = ("cows", "games_per_cow", "real_31")
-        unknown = sorted(set(settings) - set(known))
-        if unknown:
-            raise SettingsError(
-                f"unknown setting {unknown[0]!r} for mus (it has cows, games_per_cow, real_31)"
-            )
-        out: dict[str, Any] = {}
-        for name, default in (("cows", 1), ("games_per_cow", 3)):
-            value = settings.get(name, default)
-            if not _int(value) or not 1 <= value <= 3:
-                raise SettingsError(f"{name} must be 1, 2 or 3, not {value!r}")
-            out[name] = value
-        real = settings.get("real_31", False)
-        if not isinstance(real, bool):
-            raise SettingsError(f"real_31 must be true or false, not {real!r}")
-        out["real_31"] = real
-        return out
 
     # ------------------------------------------------------ construction
 
@@ -484,6 +484,9 @@ class Mus(State):
         self.res_status = [PENDING] * 4
         self.res_stake = [0] * 4
         self.res_team = [-1] * 4
+        # every stone of the hand, where it came from (hand_end's tally); a sampled
+        # state starts it at the view, which does not say what a refused bet was worth
+        self.tally: list[JSON] = []
 
     @property
     def scores(self) -> list[int]:  # type: ignore[override]
@@ -584,6 +587,7 @@ class Mus(State):
         c.res_status = self.res_status[:]
         c.res_stake = self.res_stake[:]
         c.res_team = self.res_team[:]
+        c.tally = self.tally[:]  # its rows are never changed once written
         return c
 
     # ------------------------------------------------------------ notation
@@ -1110,6 +1114,9 @@ class Mus(State):
         self.res_status[L] = REFUSED
         self.res_team[L] = team
         name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
+        self.tally.append(
+            {"lance": name, "team": team, "stones": self.prev_stake, "for": "refused"}
+        )
         if self._credit(team, self.prev_stake, name, "refused", events):
             return events
         self.lance = L + 1
@@ -1138,6 +1145,7 @@ class Mus(State):
                 "hands": None,
                 "lances": self._lance_summary(),
                 "stones": self.stones[:],
+                **self._tally_facts([]),
             }
             self.last_hand = summary
             events.append(summary)
@@ -1160,6 +1168,74 @@ class Mus(State):
                 item["team"] = self.res_team[L]
             out.append(item)
         return out
+
+    def _tally_facts(self, verdicts: list[JSON]) -> JSON:
+        """hand_end's accounting: the stones before the hand, the tally, the verdicts."""
+        before = self.stones[:]
+        for row in self.tally:
+            if row.get("counted", True):
+                before[row["team"]] -= row["stones"]
+        return {"stones_before": before, "tally": self.tally[:], "verdicts": verdicts}
+
+    def _verdict(self, L: int, seat: int, among: Sequence[int]) -> JSON:
+        """Why ``seat`` won lance ``L``: against whom (the other pair's best among
+        ``among``, in turn order from mano) and by what, in the words of RULES.md §3
+        The four lances."""
+        vals = self.vals
+        assert vals is not None
+        name = LANCE_NAMES[4 if self.punto and L == JUEGO else L]
+        if L < JUEGO:
+            f = L  # HandValue fields 0..2: grande, chica, pares
+        else:
+            f = _PUNTO_FIELD if self.punto else _REAL_FIELD if self.real31 else _JUEGO_FIELD
+        team = seat & 1
+        over = ko = -1
+        for x in among:  # the other pair's best, as _best finds it
+            if x & 1 != team and vals[x][f] > ko:
+                over, ko = x, vals[x][f]
+        w, o = vals[seat], vals[over]
+        kw = w[f]
+        if kw == ko:
+            return {"lance": name, "seat": seat, "over": over, "by": "tie"}  # closer to mano
+        if L <= CHICA:
+            # the keys hold the cards' order values, four bits each: the highest card
+            # first (Grande), or 15 less the lowest card first (Chica), then the next
+            shift = 12
+            while (kw >> shift & 15) == (ko >> shift & 15):
+                shift -= 4
+            rw, ro = kw >> shift & 15, ko >> shift & 15
+            if L == CHICA:
+                rw, ro = 15 - rw, 15 - ro
+            return {
+                "lance": name,
+                "seat": seat,
+                "over": over,
+                "by": "card",
+                "at": 3 - shift // 4,
+                "ranks": [_RANK_NAME[rw], _RANK_NAME[ro]],
+            }
+        if L == PARES:
+            if w.pares_kind != o.pares_kind:
+                kinds = [PARES_NAMES[w.pares_kind], PARES_NAMES[o.pares_kind]]
+                return {"lance": name, "seat": seat, "over": over, "by": "kind", "kinds": kinds}
+            # the key is the kind, then the (higher) pair's rank, then the lower pair's
+            hw, ho = kw >> 4 & 15, ko >> 4 & 15
+            rw, ro = (hw, ho) if hw != ho else (kw & 15, ko & 15)
+            return {
+                "lance": name,
+                "seat": seat,
+                "over": over,
+                "by": "rank",
+                "kind": PARES_NAMES[w.pares_kind],
+                "ranks": [_RANK_NAME[rw], _RANK_NAME[ro]],
+            }
+        if self.punto:
+            points = [w.points, o.points]
+            return {"lance": name, "seat": seat, "over": over, "by": "punto", "points": points}
+        if w.points == o.points:  # two 31s, and only one is 7-7-7-sota
+            return {"lance": name, "seat": seat, "over": over, "by": "real_31"}
+        points = [w.points, o.points]
+        return {"lance": name, "seat": seat, "over": over, "by": "juego", "points": points}
 
     def _best(self, L: int, among: Sequence[int]) -> int:
         """The seat winning lance ``L`` among ``among`` (in turn order from mano).
@@ -1196,6 +1272,7 @@ class Mus(State):
             "ordago": {"lance": name, "seat": seat, "team": team},
             "lances": self._lance_summary(),
             "stones": self.stones[:],
+            **self._tally_facts([self._verdict(L, seat, self.speakers)]),
         }
         self.last_hand = summary
         events.append(summary)
@@ -1212,6 +1289,8 @@ class Mus(State):
         stones = self.stones
         punto = self.punto
         lances: list[JSON] = []
+        verdicts: list[JSON] = []
+        tally = self.tally
         won = -1
         for L in range(4):
             st = status[L]
@@ -1223,25 +1302,58 @@ class Mus(State):
             if st in (REFUSED, ALONE):
                 team = teams[L]
             else:
+                among: Sequence[int] = order
                 if L == PARES or (L == JUEGO and not punto):
                     held = self.holders[L - PARES]
                     assert held is not None
-                    seat = self._best(L, held)
-                else:
-                    seat = self._best(L, order)
+                    among = held
+                seat = self._best(L, among)
                 team = seat & 1
-            n = stakes[L] if st == ACCEPTED else 0
+                verdicts.append(self._verdict(L, seat, among))
+            # the lance's stones, each where it came from (hand_end's tally)
+            first = len(tally)
+            n = 0
+            if st == ACCEPTED:
+                n = stakes[L]
+                tally.append({"lance": name, "team": team, "stones": n, "for": "stake"})
             if L <= CHICA:
                 if st == IN_PASS:
                     n = 1
+                    tally.append({"lance": name, "team": team, "stones": 1, "for": "pass"})
             elif L == PARES:
-                n += vals[team].pares_kind + vals[team + 2].pares_kind
+                for x in (team, team + 2):
+                    k = vals[x].pares_kind
+                    if k:
+                        n += k
+                        tally.append(
+                            {
+                                "lance": name,
+                                "team": team,
+                                "stones": k,
+                                "for": "pares",
+                                "seat": x,
+                                "kind": PARES_NAMES[k],
+                            }
+                        )
             elif punto:
                 n += 1  # RULES.md §3: Punto's extra stone
+                tally.append({"lance": name, "team": team, "stones": 1, "for": "punto"})
             else:
                 for x in (team, team + 2):
                     if vals[x].juego:
-                        n += juego_bonus(vals[x].points)
+                        pts = vals[x].points
+                        bonus = juego_bonus(pts)
+                        n += bonus
+                        tally.append(
+                            {
+                                "lance": name,
+                                "team": team,
+                                "stones": bonus,
+                                "for": "juego",
+                                "seat": x,
+                                "points": pts,
+                            }
+                        )
             item: JSON = {
                 "lance": name,
                 "status": STATUS_NAMES[st],
@@ -1254,6 +1366,8 @@ class Mus(State):
             lances.append(item)
             if won >= 0:
                 item["counted"] = False
+                for row in tally[first:]:
+                    row["counted"] = False
             elif n:
                 stones[team] += n
                 events.append(
@@ -1278,6 +1392,7 @@ class Mus(State):
             "points": [v0.points, v1.points, v2.points, v3.points],
             "lances": lances,
             "stones": stones[:],
+            **self._tally_facts(verdicts),
         }
         self.last_hand = summary
         events.append(summary)

@@ -69,19 +69,8 @@ class BotIn(BaseModel):
 
 @router.get("/api/games", tags=["lobby"], summary="The games and their settings")
 async def list_games() -> dict[str, Any]:
-    out = []
-    for name, cls in sorted(GAMES.items()):
-        out.append(
-            {
-                "game": name,
-                "min_seats": cls.min_seats,
-                "max_seats": cls.max_seats,
-                "defaults": {
-                    n: cls.check_settings(n, {}) for n in range(cls.min_seats, cls.max_seats + 1)
-                },
-                "settings": cls.setting_specs,
-            }
-        )
+    # each game as it declares itself (taverna.games.base.State.facts)
+    out = [cls.facts() for _, cls in sorted(GAMES.items())]
     return {
         "games": out,
         "bots": list(LEVELS),
@@ -100,7 +89,7 @@ async def list_tables(request: Request, game: str | None = None) -> dict[str, An
 @router.post("/api/tables", tags=["lobby"], status_code=201, summary="Create a table")
 async def create_table(body: TableIn, request: Request, player: Player) -> dict[str, Any]:
     cls = errors.game_named(body.game, status=422)
-    seats = body.seats if body.seats is not None else cls.min_seats
+    seats = body.seats if body.seats is not None else cls.default_seats
     try:
         settings = cls.check_settings(seats, body.settings)
     except SettingsError as e:
