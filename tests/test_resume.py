@@ -26,6 +26,17 @@ pytestmark = pytest.mark.slow
 LEGACY = json.loads((Path(__file__).parent / "data" / "legacy-tables.json").read_text())
 
 
+def _as_then(now: Any, then: Any) -> Any:
+    """What ``now`` says of what ``then`` said: a view made today keeps only the fields a
+    view had when the fixture was made (later changes added fields, such as the Mus hand
+    end's ``tally`` and ``verdicts``; none took one away)."""
+    if isinstance(now, dict) and isinstance(then, dict):
+        return {k: _as_then(now[k], then[k]) if k in now else "(missing)" for k in then}
+    if isinstance(now, list) and isinstance(then, list) and len(now) == len(then):
+        return [_as_then(a, b) for a, b in zip(now, then, strict=True)]
+    return now
+
+
 def _replace_game(url: str, tid: str, seed: int, actions: list[dict[str, Any]]) -> None:
     """Make a table look as the first servers stored it: a seed and actions, no deals."""
     sql(url, "DELETE FROM deals WHERE table_id = :t", t=tid)
@@ -91,7 +102,8 @@ def test_tables_stored_before_deals_resume_and_broken_ones_are_set_aside(
         for t, table in legacy:
             welcomes = await table.connect(server)
             for seat in range(t["seats"]):
-                assert welcomes[seat]["view"] == t["views"][seat], (t["game"], seat)
+                then = t["views"][seat]
+                assert _as_then(welcomes[seat]["view"], then) == then, (t["game"], seat)
             assert welcomes[None]["seq"] == len(t["actions"]) + 1
         # and now their deals are stored: the record is whole
         for t, table in legacy:
@@ -129,7 +141,7 @@ def test_tables_stored_before_deals_resume_and_broken_ones_are_set_aside(
         assert "stored before deals were kept" not in server.log_text()
         for t, table in legacy:
             welcomes = await table.connect(server)
-            assert welcomes[0]["view"] == t["views"][0]
+            assert _as_then(welcomes[0]["view"], t["views"][0]) == t["views"][0]
             await table.play_to_the_end()
             await table.close()
 
