@@ -33,6 +33,15 @@ function wire(kind) {
   };
 }
 
+/** A stake that came back says why: two players of the table on one address (PLATFORM.md:
+ * the game counted for nobody), or a game without a winner. */
+const REFUNDS = { shared_address: 'club.refund_shared_address', no_winner: 'club.refund_no_winner' };
+
+function reason(entry) {
+  if (entry.reason === 'refund' && REFUNDS[entry.why]) return t(REFUNDS[entry.why]);
+  return t(`club.${entry.reason}`);
+}
+
 async function render() {
   const me = await whoami();
   header(me, 'account');
@@ -51,7 +60,7 @@ async function render() {
   const ledger = await api('/api/me/ledger');
   const rows = ledger.entries
     .map(
-      (e) => html`<tr><td>${date(e.at)}</td><td>${t(`club.${e.reason}`)}</td>
+      (e) => html`<tr><td>${date(e.at)}</td><td>${reason(e)}</td>
         <td>${e.table ? html`<a href="/#/table/${encodeURIComponent(e.table)}">${e.table}</a>` : ''}</td>
         <td class="num">${signed(e.delta)}</td><td class="num">${num(e.balance)}</td></tr>`,
   );

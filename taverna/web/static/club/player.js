@@ -1,6 +1,6 @@
 // A player's public profile: standings per game, finished games with their replays.
 import { GAMES, api, date, gameTitle, header, html, num, page, setMarkup, signed, t, whoami } from './club.js';
-import { botName } from '../js/ui.js';
+import { botName, officialBadge } from '../js/ui.js';
 
 const root = document.getElementById('profile');
 let loaded = null; // {me, data} or {me, error}
@@ -48,10 +48,14 @@ async function render() {
     .map(
       (h) => html`<tr>
         <td>${date(h.finished_at)}</td>
-        <td>${gameTitle(h.game)} <span class="muted">(${t(h.official ? 'club.official' : 'club.casual')})</span></td>
+        <td>${gameTitle(h.game)} ${
+          h.official ? officialBadge(h.stake) : html`<span class="muted">(${t('club.casual')})</span>`
+        }</td>
         <td class="players">${players(h)}</td>
-        <td>${t(`club.${h.outcome}`)}</td>
-        <td class="num">${h.official ? signed(h.points) : ''}</td>
+        <td>${t(`club.${h.outcome}`)}${
+          h.voided ? html`<span class="voided">${t('club.voided')}</span>` : ''
+        }</td>
+        <td class="num">${h.official && !h.voided ? signed(h.points) : h.voided ? '—' : ''}</td>
         <td><a href="/#/replay/${encodeURIComponent(h.table)}">${t('lobby.replay')}</a></td>
       </tr>`,
   );

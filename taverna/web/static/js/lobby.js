@@ -5,9 +5,13 @@ import { t, tn } from './i18n.js';
 import { Reconnecting } from './socket.js';
 import { domino, frenchCard, spanishCard } from './svg.js';
 import { html, setMarkup } from './html.js';
-import { botName, gameTitle, GAME_KEYS, plainName, settingsSummary, toast, copyText } from './ui.js';
+import { botName, gameTitle, GAME_KEYS, officialBadge, plainName, settingsSummary, toast, copyText, when } from './ui.js';
 
 const GAME_ORDER = ['muggins-dominoes', 'muggins-cards', 'mus'];
+
+/** How often a practice table's bots forget a score (a claim, a Muggins! call): about one
+ * in three, so that a Muggins! comes now and then and is worth watching for. */
+const PRACTICE_FORGET = 1 / 3;
 
 let games = null; // GET /api/games, cached
 
@@ -168,24 +172,7 @@ export function mount(app) {
       setMarkup(box, html`<p class="empty">${t('lobby.no_history')}</p>`);
       return;
     }
-    setMarkup(
-      box,
-      html`<ul>${items
-      .map((x) => {
-        const names = x.seating.map((s) => plainName(x, s.seat));
-        const w = x.result?.winner;
-        const winner =
-          w === null || w === undefined
-            ? ''
-            : x.game === 'mus'
-              ? t('result.pair_won', { names: t('mus.pair_names', { a: names[w], b: names[w + 2] }) })
-              : t('result.won', { name: names[w] });
-        return html`<li><span class="hist-game">${gameTitle(x.game)}</span>
-          <span class="hist-names">${names.join(' · ')}</span>
-          <span class="hist-winner">${winner}</span>
-          <a class="btn small ghost" href="#/replay/${x.id}">${t('lobby.replay')}</a></li>`;
-      })}</ul>`,
-    );
+    setMarkup(box, html`<ul>${items.map(historyRow)}</ul>`);
   }
 
   async function sit(tableId, seat) {
@@ -211,6 +198,41 @@ export function mount(app) {
       socket.close();
     },
   };
+}
+
+/** A finished game in the list: what, when, who with what score (the winner marked),
+ * who won, whether it counted, and its replay. Its result says how it was scored: per
+ * seat, or per pair in cows (a Mus match; its sides are seats s and s + 2). */
+function historyRow(x) {
+  const r = x.result || {};
+  const w = r.winner;
+  const names = x.seating.map((s) => plainName(x, s.seat));
+  const pairs = Array.isArray(r.cows);
+  const sides = pairs
+    ? [0, 1].map((team) => ({
+        team,
+        name: t('mus.pair_names', { a: names[team], b: names[team + 2] }),
+        score: tn('set.cows_n', r.cows[team]),
+      }))
+    : names.map((name, team) => ({ team, name, score: r.scores?.[team] ?? '' }));
+  const winner =
+    w === null || w === undefined
+      ? ''
+      : t(pairs ? 'result.pair_won_past' : 'result.won', pairs ? { names: sides[w].name } : { name: names[w] });
+  const date = when(x.finished_at || x.created_at);
+  const voided = r.settlement?.why === 'shared_address';
+  return html`<li class="hist-row" data-id="${x.id}">
+    <span class="hist-head"><span class="hist-game">${gameTitle(x.game)}</span>${
+      x.official ? officialBadge(x.stake) : ''
+    }${date ? html`<time class="hist-when" datetime="${date.iso}">${date.text}</time>` : ''}</span>
+    <ol class="hist-players" aria-label="${t('table.scores')}">${sides.map(
+      (side) => html`<li${side.team === w ? html` class="winner"` : ''}><span class="hist-name">${side.name}</span>
+        <b class="hist-score">${side.score}</b></li>`,
+    )}</ol>
+    <span class="hist-result"><span class="hist-winner">${winner}</span>${
+      voided ? html`<span class="hist-voided">${t('club.voided')}</span>` : ''
+    }</span>
+    <a class="btn small ghost" href="#/replay/${x.id}">${t('lobby.replay')}</a></li>`;
 }
 
 /** Whether I play at this table: by my player id (names need not be unique, and a guest
@@ -434,10 +456,12 @@ function createDialog(info, game) {
           ${form.official ? numberField('stake', t('set.stake'), form.stake, numberSpecs().stake) : ''}
         </div>
       </details>
-      <p class="form-error" role="alert"></p>
-      <div class="dialog-buttons">
-        <button type="button" class="btn ghost" data-cancel>${t('cancel')}</button>
-        <button type="submit" class="btn primary" data-key="create-submit">${t('create.submit')}</button>
+      <div class="create-foot">
+        <p class="form-error" role="alert"></p>
+        <div class="dialog-buttons">
+          <button type="button" class="btn ghost" data-cancel>${t('cancel')}</button>
+          <button type="submit" class="btn primary" data-key="create-submit">${t('create.submit')}</button>
+        </div>
       </div>
     </form>`,
     );
@@ -550,7 +574,7 @@ function createDialog(info, game) {
     }
     if (form.game === 'muggins-cards') {
       body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
-      if (f.querySelector('[name=practice]')?.checked) body.bot_forget = 1;
+      if (f.querySelector('[name=practice]')?.checked) body.bot_forget = PRACTICE_FORGET;
     }
     try {
       const table = (await api('POST', '/api/tables', body)).table;

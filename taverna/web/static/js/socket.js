@@ -135,6 +135,7 @@ export class Reconnecting {
 
 export class TableSocket {
   /** Handlers: welcome(msg, missedUpdates), update(msg), table(msg), clock(msg), error(msg),
+   * presence(msg) (who is connected, who is away and until when),
    * status(s) ('connecting', 'open', 'lost', 'restarting', 'reconnected'). */
   constructor(tableId, handlers) {
     this.handlers = handlers;
@@ -177,6 +178,8 @@ export class TableSocket {
       h.table?.(msg);
     } else if (msg.type === 'error') {
       h.error?.(msg);
+    } else if (msg.type === 'presence') {
+      h.presence?.(msg); // a player left, came back, or a bot took an away seat
     } else if (msg.type === 'clock') {
       h.clock?.(msg); // the turn timer stopped (the server's database is away) or runs again
     } else if (msg.type === 'closing') {

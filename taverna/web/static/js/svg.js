@@ -298,19 +298,21 @@ function fifty(strokes, x0) {
     [x0 + 6, 6, x0 + 74, 74],
     [x0 + 74, 6, x0 + 6, 74],
   ];
-  // the four spaces around the X: top, right, bottom, left
+  // the four spaces around the X: top, right, bottom, left; each small x as big as its
+  // space allows (its half strokes, 15, 25, …, are read at a glance, not guessed)
   const spaces = [
-    [x0 + 40, 17],
-    [x0 + 63, 40],
-    [x0 + 40, 63],
-    [x0 + 17, 40],
+    [x0 + 40, 15],
+    [x0 + 65, 40],
+    [x0 + 40, 65],
+    [x0 + 15, 40],
   ];
+  const h = 7;
   for (const [cx, cy] of spaces) {
-    lines.push([cx - 6, cy - 6, cx + 6, cy + 6], [cx + 6, cy - 6, cx - 6, cy + 6]);
+    lines.push([cx - h, cy - h, cx + h, cy + h], [cx + h, cy - h, cx - h, cy + h]);
   }
   return lines
     .slice(0, strokes)
-    .map(([a, b, c, d], i) => html`<line x1="${a}" y1="${b}" x2="${c}" y2="${d}" stroke-width="${i < 2 ? 5 : 3.5}"/>`);
+    .map(([a, b, c, d], i) => html`<line x1="${a}" y1="${b}" x2="${c}" y2="${d}" stroke-width="${i < 2 ? 5.5 : 4.5}"/>`);
 }
 
 /** A score as the seed's paper sheet: a stroke is 5, ten strokes (X and four x) are 50. */
@@ -358,4 +360,22 @@ export function cardChip(card, { spanish = false } = {}) {
   const red = spanish ? false : suit === 'H' || suit === 'D';
   const sprite = spanish ? `ss-${suit}` : `fs-${suit}`;
   return html`<span class="card-chip${red ? ' red' : ''}${spanish ? ' spanish' : ''}">${rank}<svg viewBox="0 0 100 100" aria-hidden="true"><use href="#${sprite}"/></svg></span>`;
+}
+
+// ------------------------------------------------------- the official mark
+
+/** The mark of an official (ranked) game: a sword on a brass medallion, as the Mus seed
+ * shows it ("with a boxing glove or a sword"); `label` is its accessible name. */
+export function officialMark(label) {
+  return html`<svg ${NS} class="official-mark" viewBox="0 0 100 100" role="img" aria-label="${label}" focusable="false">
+    <title>${label}</title>
+    <circle cx="50" cy="50" r="46" fill="#7a1f1a" stroke="#e0b45a" stroke-width="7"/>
+    <g transform="rotate(-35 50 50)" stroke-linejoin="round">
+      <path d="M50 10 58 24V62H42V24z" fill="#e6edf4" stroke="#26446e" stroke-width="4"/>
+      <path d="M50 20V58" stroke="#26446e" stroke-width="2.5"/>
+      <rect x="28" y="61" width="44" height="9" rx="4.5" fill="#e9b425" stroke="#8a5a06" stroke-width="3"/>
+      <rect x="45" y="70" width="10" height="14" rx="2" fill="#5a3b22" stroke="#2a1b12" stroke-width="2"/>
+      <circle cx="50" cy="88" r="6" fill="#e9b425" stroke="#8a5a06" stroke-width="3"/>
+    </g>
+  </svg>`;
 }

@@ -37,10 +37,12 @@ export function mount(app, tableId) {
     loaded: false,
     autoStarting: false,
     missing: false, // no such table
+    presence: [], // per human seat: connected, or away until grace_ends (the server's)
   };
   let timerHandle = null;
   let socket = null; // connected once the table is known to exist
   let gone = false; // unmounted
+  const shared = { known: false, asked: '' }; // two players on one address (checkShared)
 
   const handlers = {
     welcome(msg, missed, fromStart) {
@@ -57,10 +59,12 @@ export function mount(app, tableId) {
       if (msg.view) S.view = msg.view;
       S.deadline = msg.deadline ?? null;
       S.paused = !!msg.paused;
+      if (msg.presence) S.presence = msg.presence;
       S.loaded = true;
       noteSummary(first);
       render();
       maybeAutoStart();
+      checkShared();
     },
     update(msg) {
       tell(msg.events, true);
@@ -76,15 +80,26 @@ export function mount(app, tableId) {
       S.paused = !!msg.paused;
       render();
     },
+    presence(msg) {
+      S.presence = msg.seats || [];
+      render();
+    },
     table(msg) {
       const before = S.table;
       S.table = msg.table;
       const wasMine = before && S.seat !== null;
+      // a person's seat a bot has just taken (away too long, or left): said in the log
+      for (const s of msg.table.seating) {
+        if (s.replaced && s.player && before && !before.seating[s.seat]?.replaced && s.seat !== S.seat) {
+          S.log.push({ e: { type: 'replaced', seat: s.seat, name: s.player }, fresh: true, own: true });
+        }
+      }
       render();
       if (wasMine && msg.table.seating[S.seat]?.replaced && session.player) {
         toast(t('table.you_replaced'), 'info');
       }
       maybeAutoStart();
+      checkShared();
     },
     error(msg) {
       if (msg.code === 'offline') {
@@ -157,12 +172,47 @@ export function mount(app, tableId) {
     const g = game();
     if (!g || !events) return;
     const c = ctx();
+    let timeout = null; // the server's {type: 'timeout', seat, bot}: told with the move it made
     for (const e of events) {
+      if (e.type === 'timeout') {
+        timeout = e;
+        if (fresh && e.seat === S.seat) toast(t('table.you_timed_out'), 'info');
+        continue;
+      }
       g.learn?.(e, c);
+      // the stand-in's move is the first event of the seat that ran out of time
+      const standIn = timeout && e.seat === timeout.seat ? timeout : null;
+      if (standIn) timeout = null;
       // kept as events and told at drawing time, in the language of the moment
-      if (g.narrate(e, c)) S.log.push({ e, fresh });
+      if (g.narrate(e, c)) S.log.push({ e, fresh, standIn });
     }
+    if (timeout) S.log.push({ e: timeout, fresh, own: true }); // a timeout with no move of its own
     if (S.log.length > LOG_SIZE) S.log.splice(0, S.log.length - LOG_SIZE);
+  }
+
+  /** A line of the log that the table tells itself (not a game's event). */
+  function ownLine(e) {
+    if (e.type === 'timeout') {
+      return { kind: 'timeout', cls: 'stand-in', html: html`${t('log.timeout_alone', { name: plainName(S.table, e.seat) })}` };
+    }
+    if (e.type === 'replaced') {
+      return { kind: 'replaced', cls: 'stand-in', html: html`${t('log.replaced', { name: e.name })}` };
+    }
+    return null;
+  }
+
+  /** The log line of an entry, in the language of the moment; a move the timer made is
+   * said as such: time ran out, and a bot played it for the seat. */
+  function logLine(entry, c) {
+    if (entry.own) return ownLine(entry.e);
+    if (!entry.standIn) return game().narrate(entry.e, c);
+    const l = game().narrate(entry.e, { ...c, standIn: entry.standIn });
+    const name = c.name(entry.standIn.seat);
+    return {
+      ...l,
+      cls: `${l.cls || ''} stand-in`,
+      html: html`<span class="timeout-note">${t('log.timeout', { name })}</span> ${l.html}`,
+    };
   }
 
   function noteSummary(quiet) {
@@ -239,12 +289,54 @@ export function mount(app, tableId) {
               : ''
           }
         </div>
+        ${playing ? jumps() : ''}
+        ${voided(x) ? html`<p class="shared-address" role="note">${t('table.shared_address')}</p>` : ''}
       </header>
       ${playing ? playArea() : seatingArea()}
       ${S.view?.over && !S.overShown ? gameOver() : ''}
     </div>`,
     );
     bind();
+  }
+
+  /** PLATFORM.md: two players of an official table on one address move no points and no
+   * chips; said before the game, while it is played and after it. */
+  function voided(x) {
+    return !!x.official && (shared.known || !!x.shared_address || x.result?.settlement?.why === 'shared_address');
+  }
+
+  /** A table sent over the socket may not know yet that a new player shares an address
+   * (the server notes the address after the seat): asked once per seating of two or more
+   * people. Once shared, always shared (addresses are only ever added). */
+  function checkShared() {
+    const x = S.table;
+    const people = (x?.seating ?? []).filter((s) => s.player_id).map((s) => s.player_id);
+    const key = people.join(' ');
+    if (!x?.official || x.shared_address || shared.known || people.length < 2 || key === shared.asked) return;
+    shared.asked = key;
+    api('GET', `/api/tables/${encodeURIComponent(x.id)}`).then(
+      ({ table }) => {
+        if (!table.shared_address || gone) return;
+        shared.known = true;
+        render();
+      },
+      () => {}, // asked again at the next change of seats
+    );
+  }
+
+  /** Where the side is below the board (a phone), a way to the scores and the log. */
+  function jumps() {
+    const to = (id, key) =>
+      html`<button type="button" class="btn ghost small" data-jump="${id}" data-key="jump-${id}">${t(key)}<span aria-hidden="true"> ↓</span></button>`;
+    return html`<nav class="jump" aria-label="${t('table.jump')}">${to('scores-title', 'table.jump_scores')}${to('log-title', 'table.jump_log')}</nav>`;
+  }
+
+  /** Why an official game moved no chips nor points, when it did not (its settlement). */
+  function settlementNote() {
+    const x = S.table;
+    const why = x.result?.settlement?.why || (voided(x) ? 'shared_address' : '');
+    const key = { shared_address: 'over.shared_address', no_winner: 'over.no_winner' }[why];
+    return key ? html`<p class="over-note" id="over-note">${t(key)}</p>` : '';
   }
 
   /** A label and its short form for a phone's narrow head (CSS shows one of them). */
@@ -312,6 +404,7 @@ export function mount(app, tableId) {
     return html`<div class="table-layout">
       <section class="felt" aria-label="${t('table.board')}">
         <div class="status-bar" role="status" aria-live="polite">${statusLine(c)}</div>
+        ${presenceBar()}
         ${g.board(c)}
         <div class="controls">${g.controls(c)}</div>
       </section>
@@ -338,8 +431,8 @@ export function mount(app, tableId) {
           <ol class="log-list" aria-live="off">${S.log
             .slice(-60)
             .reverse()
-            .map(({ e }) => {
-              const l = g.narrate(e, c);
+            .map((entry) => {
+              const l = logLine(entry, c);
               return html`<li class="${l.cls || ''}"${l.kind ? html` data-event="${l.kind}"` : ''}>${l.html}</li>`;
             })}</ol>
         </section>
@@ -364,12 +457,45 @@ export function mount(app, tableId) {
         <span class="timer-text"></span></span>`;
   }
 
+  /** Who is away, with the time left before a bot takes the seat, and whose seat a bot
+   * plays now (the server's presence and the table's seating). */
+  function presenceBar() {
+    const x = S.table;
+    if (!x || S.view?.over) return '';
+    const items = [];
+    for (const p of S.presence || []) {
+      if (p.connected || p.seat === S.seat) continue;
+      const ends = typeof p.grace_ends === 'number' ? p.grace_ends : null;
+      items.push(html`<li class="away" data-seat="${p.seat}"><span class="away-dot" aria-hidden="true"></span>
+        <span>${t('presence.away', { name: plainName(x, p.seat) })}</span>${
+          ends === null
+            ? ''
+            : html` <span class="away-left" role="timer" data-ends="${ends}">${graceText(ends)}</span>`
+        }</li>`);
+    }
+    for (const s of x.seating) {
+      if (!s.replaced || !s.player || s.seat === S.seat) continue;
+      items.push(html`<li class="replaced" data-seat="${s.seat}"><span>${t('presence.replaced', { name: s.player })}</span></li>`);
+    }
+    return items.length ? html`<ul class="presence" role="status">${items}</ul>` : '';
+  }
+
+  /** "a bot takes the seat in 0:42": the grace period left, by the server's clock. */
+  function graceText(ends) {
+    const secs = Math.max(0, Math.ceil(ends - S.skew - Date.now() / 1000));
+    return t('presence.bot_in', { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` });
+  }
+
   function gameOver() {
     const g = game();
     const c = ctx();
-    return html`<div class="game-over" role="dialog" aria-modal="false" aria-labelledby="over-title">
+    const note = settlementNote();
+    return html`<div class="game-over" role="dialog" aria-modal="false" aria-labelledby="over-title"${
+      note ? html` aria-describedby="over-note"` : ''
+    }>
       <div class="game-over-card">
         <h2 id="over-title">${g.winnerText(c)}</h2>
+        ${note}
         ${g.finalScores(c)}
         <div class="dialog-buttons">
           <button class="btn ghost" data-close-over data-key="close-over">${t('close')}</button>
@@ -417,6 +543,9 @@ export function mount(app, tableId) {
         }),
     );
     $('[data-start]').forEach((b) => (b.onclick = () => call('POST', `/api/tables/${S.id}/start`)));
+    $('[data-jump]').forEach(
+      (b) => (b.onclick = () => document.getElementById(b.dataset.jump)?.closest('.panel')?.scrollIntoView({ block: 'start' })),
+    );
     $('[data-close-summary]').forEach(
       (b) =>
         (b.onclick = () => {
@@ -464,6 +593,9 @@ export function mount(app, tableId) {
   // ------------------------------------------------------------- the timer
 
   function tick() {
+    for (const el of app.querySelectorAll('.away-left[data-ends]')) {
+      el.textContent = graceText(Number(el.dataset.ends));
+    }
     const box = app.querySelector('.timer');
     if (!box) return;
     const v = S.view;

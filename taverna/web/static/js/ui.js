@@ -1,7 +1,8 @@
 // Small helpers shared by the pages: toasts, names, game titles.
 
 import { html } from './html.js';
-import { num, t, tn } from './i18n.js';
+import { language, num, t, tn } from './i18n.js';
+import { officialMark } from './svg.js';
 
 let toastTimer = null;
 
@@ -27,10 +28,26 @@ export function gameTitle(game) {
   return t(GAME_KEYS[game] || game);
 }
 
+/** A moment the server gave (ISO 8601; one without an offset is UTC, as the server keeps
+ * time), as the page's language writes a date and time: {text, iso}, or null. */
+export function when(iso) {
+  if (!iso) return null;
+  const d = new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(iso) ? iso : `${iso}Z`);
+  if (Number.isNaN(d.getTime())) return null;
+  const text = new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return { text, iso: d.toISOString() };
+}
+
 /** A person's name where room is short (nameplates, score rows): cut with an ellipsis
  * when too long for its place, the whole name in a tooltip (css .nm). */
 export function nameText(name) {
   return html`<span class="nm" title="${name}">${name}</span>`;
+}
+
+/** Who made a move, for a game's log (markup): the seat's name, or "a bot" when the
+ * seat's time ran out and a stand-in moved for it (`c.standIn`, set by the table's log). */
+export function actor(c, seat) {
+  return c.standIn ? html`<b class="bot">${t('log.a_bot')}</b>` : html`<b>${c.name(seat)}</b>`;
 }
 
 /** A tile or card drawn small (`drawn`, markup), named in words for screen readers and as a tooltip. */
@@ -66,6 +83,8 @@ export function plainName(table, seat) {
   return t('seat.n', { n: seat + 1 });
 }
 
+/** A table's settings in a few words, one chip each: text, and for an official table its
+ * mark with the stake (markup: the chips are drawn with `html`). */
 export function settingsSummary(game, settings, options = {}) {
   const out = [];
   if (game === 'muggins-dominoes') out.push(t('set.target_n', { n: settings.target }));
@@ -84,8 +103,17 @@ export function settingsSummary(game, settings, options = {}) {
   if (options.turn_seconds) out.push(t('set.seconds_n', { n: options.turn_seconds }));
   if (options.bot_forget !== undefined && options.bot_forget !== null) out.push(t('set.practice'));
   if (options.public === false) out.push(t('set.private'));
-  if (options.official) out.push(t('set.official_n', { n: num(options.stake) }));
+  if (options.official) out.push(officialBadge(options.stake));
   return out;
+}
+
+/** An official (ranked) game, wherever it is shown (lobby, table, histories): the sword
+ * mark, named for screen readers, and its stake in words (markup). */
+export function officialBadge(stake) {
+  const stakeText = stake === null || stake === undefined ? '' : t('set.stake_n', { n: num(stake) });
+  return html`<span class="official" title="${t('set.official_n', { n: num(stake ?? '') })}">${officialMark(
+    t('official.mark'),
+  )}${stakeText ? html`<span class="official-stake">${stakeText}</span>` : ''}</span>`;
 }
 
 /** Keep keyboard focus on "the same" control across a re-render (by data-key);

@@ -5,7 +5,7 @@
 import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
 import { html } from '../html.js';
-import { nameText, thing } from '../ui.js';
+import { actor, nameText, thing } from '../ui.js';
 
 const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
 const RANK_KEYS = { A: 'fr.ace', J: 'fr.jack', Q: 'fr.queen', K: 'fr.king' };
@@ -100,7 +100,7 @@ const cards = {
   },
 
   narrate(e, c) {
-    const who = html`<b>${c.name(e.seat)}</b>`;
+    const who = actor(c, e.seat);
     switch (e.type) {
       case 'deal':
         return {

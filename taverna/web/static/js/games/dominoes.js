@@ -1,11 +1,12 @@
-// Muggins dominoes at the table (RULES.md §1): the line with doubles crosswise,
-// wrapping to fit; your tiles placed by click or drag on the end you mean;
-// boneyard, the count of the ends, and the paper score sheet.
+// Muggins dominoes at the table (RULES.md §1): the line with doubles crosswise, laid
+// as a snake that turns at the edge of the table (both open ends in sight); your tiles
+// placed by click or drag on the end you mean; boneyard, the count of the ends, and
+// the paper score sheet.
 
 import { t, tn } from '../i18n.js';
 import { domino, dominoBack, scoreSheet } from '../svg.js';
 import { html } from '../html.js';
-import { nameText, thing } from '../ui.js';
+import { actor, nameText, thing } from '../ui.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
@@ -30,6 +31,132 @@ function seatsInOrder(c) {
   return Array.from({ length: n }, (_, i) => (start + i) % n);
 }
 
+// ------------------------------------------------------------- the snake
+
+/** The line laid out as players lay it: along the table, down at the edge, back again.
+ *
+ * `tiles` in line order, each "a-b" with a toward the left end; `width` of the table in
+ * px. A tile is u × 2u, a double lies crosswise (2u across, u along); the largest u from
+ * `max` down to `min` whose layout is at most `height` tall is taken. Returns u, the
+ * height, per tile its box {x, y, w, h}, `vertical` and the tile as `shown` (its halves in
+ * the order drawn, left to right or top to bottom), and the boxes of the two end targets:
+ * the left end before the first tile, the right end past the last one.
+ *
+ *   layOut(['6-6', '6-4'], 400).tiles[1].shown === '6-4'
+ */
+export function layOut(tiles, width, { min = 24, max = 34, height = Infinity } = {}) {
+  let u = Math.max(min, Math.min(max, Math.floor(width / 15)));
+  for (;;) {
+    const out = snakeAt(tiles, width, u);
+    if (out.height <= height || u <= min) return out;
+    u = Math.max(min, u - 2);
+  }
+}
+
+function snakeAt(tiles, width, u) {
+  // a margin of 2.5u each side: room for the left end's target, the column of a turn,
+  // a double laid at a row's end and a double crosswise in the column
+  const left = 2.5 * u;
+  const right = width - 2.5 * u;
+  const gap = Math.round(u / 5);
+  const out = [];
+  let dir = 1; // along a row: 1 to the right, -1 to the left; 0 down a turn's column
+  let rowDir = 1;
+  let x = left; // the open end: x along a row; y the row's middle line
+  let y = u;
+  let colX = 0; // a turn: its column's left edge, and how far down the end has come
+  let down = 0;
+  let run = 0;
+  for (const tile of tiles) {
+    const [a, b] = tile.split('-');
+    const dbl = a === b;
+    const len = dbl ? u : 2 * u;
+    if (dir !== 0) {
+      // a double always fits (the margin holds it); another tile if it ends in the row
+      const fits = dir > 0 ? x + len <= right || (dbl && x <= right) : x - len >= left || (dbl && x >= left);
+      if (fits) {
+        const bx = dir > 0 ? x : x - len;
+        out.push(
+          dbl
+            ? { x: bx, y: y - u, w: u, h: 2 * u, vertical: true, shown: tile }
+            : { x: bx, y: y - u / 2, w: 2 * u, h: u, vertical: false, shown: dir > 0 ? `${a}-${b}` : `${b}-${a}` },
+        );
+        x += dir * len;
+        continue;
+      }
+      // the turn: this tile's upper half beside the row's end, and on down
+      colX = dir > 0 ? x : x - u;
+      down = y - u / 2;
+      rowDir = dir;
+      dir = 0;
+      run = 0;
+    }
+    out.push(
+      dbl
+        ? { x: colX - u / 2, y: down, w: 2 * u, h: u, vertical: false, shown: tile }
+        : { x: colX, y: down, w: u, h: 2 * u, vertical: true, shown: `${a}-${b}` },
+    );
+    down += len;
+    run += len;
+    if (run >= 4 * u && !dbl) {
+      // back along a new row, beside this tile's lower half, 3u or more below the last
+      y = down - u / 2;
+      dir = -rowDir;
+      x = rowDir > 0 ? colX : colX + u;
+    }
+  }
+  const bw = 2 * u;
+  const bh = 2 * u;
+  const first = out[0];
+  const ends = { left: { x: left - gap - bw, y: first.y + first.h / 2 - bh / 2, w: bw, h: bh } };
+  if (dir === 0) {
+    ends.right = { x: colX + u / 2 - bw / 2, y: down + gap, w: bw, h: bh };
+  } else {
+    const ahead = dir > 0 ? x + gap : x - gap - bw;
+    ends.right =
+      ahead >= 0 && ahead + bw <= width
+        ? { x: ahead, y: y - bh / 2, w: bw, h: bh }
+        : { x: dir > 0 ? x - bw : x, y: y + u + gap, w: bw, h: bh }; // no room ahead: below
+  }
+  // centred across the table; the top at 0
+  const boxes = [...out, ends.left, ends.right];
+  const minX = Math.min(...boxes.map((q) => q.x));
+  const maxX = Math.max(...boxes.map((q) => q.x + q.w));
+  const minY = Math.min(...boxes.map((q) => q.y));
+  const shift = Math.max(0, (width - (maxX - minX)) / 2) - minX;
+  for (const q of boxes) {
+    q.x = Math.round(q.x + shift);
+    q.y = Math.round(q.y - minY);
+  }
+  const height = Math.max(...boxes.map((q) => q.y + q.h));
+  return { u, height, tiles: out, ends };
+}
+
+/** The table's width before it was measured (the first drawing): about the felt's. */
+function guessWidth() {
+  const w = window.innerWidth;
+  return Math.max(200, w > 980 ? Math.min(w, 1320) - 470 : w - 40);
+}
+
+/** Lay the line out again when the table's width changes (a turned phone, the first
+ * drawing's guess), a few times a second at most. */
+function watchWidth(root, c) {
+  c.ui.observer?.disconnect();
+  const board = root.querySelector('.snake-board');
+  if (!board || typeof ResizeObserver === 'undefined') return;
+  c.ui.observer = new ResizeObserver(([entry]) => {
+    const w = Math.floor(entry.contentRect.width);
+    if (!w || Math.abs(w - Number(board.dataset.width)) < 2) return;
+    const now = Date.now();
+    c.ui.relaid = (c.ui.relaid || []).filter((when) => now - when < 1000);
+    if (c.ui.relaid.length >= 4) return; // a width that keeps changing with the layout
+    c.ui.relaid.push(now);
+    c.ui.lineWidth = w;
+    c.rerender();
+  });
+  c.ui.observer.observe(board);
+}
+
 const dominoes = {
   game: 'muggins-dominoes',
 
@@ -49,7 +176,7 @@ const dominoes = {
   },
 
   narrate(e, c) {
-    const who = html`<b>${c.name(e.seat)}</b>`;
+    const who = actor(c, e.seat);
     switch (e.type) {
       case 'deal':
         return {
@@ -113,11 +240,14 @@ const dominoes = {
     const fit = ui.selected ? placements(c, ui.selected).map((a) => a.end ?? 'first') : [];
     const line = v.line;
     const ends = v.ends;
+    const width = c.ui.lineWidth || guessWidth();
+    const snake = line.length ? layOut(line, width, { height: Math.max(160, Math.round(window.innerHeight * 0.42)) }) : null;
+    const box = (b) => html`data-vars="--x: ${b.x}px; --y: ${b.y}px; --w: ${b.w}px; --h: ${b.h}px"`;
     const endButton = (end) => {
       const value = ends ? ends[end === 'left' ? 0 : 1] : null;
       const on = fit.includes(end);
       const dbl = v.doubles_at_ends?.[end === 'left' ? 0 : 1];
-      return html`<button class="end-target${on ? ' fits' : ''}" data-end="${end}" data-key="end-${end}"
+      return html`<button class="end-target${on ? ' fits' : ''}" data-end="${end}" data-key="end-${end}" ${box(snake.ends[end])}
         ${on ? '' : html`disabled`} aria-label="${t(end === 'left' ? 'dom.left_end' : 'dom.right_end', { n: dbl ? value * 2 : value })}">
         <span class="end-arrow" aria-hidden="true">${end === 'left' ? '◀' : '▶'}</span>
         <span class="end-value">${value ?? ''}</span></button>`;
@@ -130,18 +260,19 @@ const dominoes = {
       }>${t('dom.play_first')}</button>`;
     } else {
       const last = c.notes.last;
-      lineHtml = [
+      lineHtml = html`<div class="snake-board" data-width="${width}" data-vars="--line-h: ${snake.height}px">${[
         endButton('left'),
-        ...line.map((tile, i) => {
-            const edge = i === 0 ? 'left' : i === line.length - 1 ? 'right' : '';
-            const isLast = last && same(last.tile, tile) ? ' last' : '';
-            return html`<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem"
-              ${edge ? html`data-edge="${edge}"` : ''} aria-label="${tileLabel(tile)}">${domino(tile, {
-                vertical: isDouble(tile),
+        ...snake.tiles.map((p, i) => {
+          const tile = line[i];
+          const edge = i === 0 ? 'left' : i === line.length - 1 ? 'right' : '';
+          const isLast = last && same(last.tile, tile) ? ' last' : '';
+          return html`<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem" ${box(p)}
+              ${edge ? html`data-edge="${edge}"` : ''} aria-label="${tileLabel(tile)}">${domino(p.shown, {
+                vertical: p.vertical,
               })}</span>`;
         }),
         endButton('right'),
-      ];
+      ]}</div>`;
     }
     const count = v.count;
     const scoring = count > 0 && count % 5 === 0;
@@ -160,7 +291,7 @@ const dominoes = {
           }</span>
         <span class="muted">${t('dom.hand_n', { n: v.hand_no + 1 })} · ${t('set.target_n', { n: v.target })}</span>
       </div>
-      <div class="line" role="list" aria-label="${t('dom.line')}">${lineHtml}</div>`;
+      <div class="line${snake ? ' snake' : ''}" role="list" aria-label="${t('dom.line')}">${lineHtml}</div>`;
   },
 
   controls(c) {
@@ -204,6 +335,7 @@ const dominoes = {
   },
 
   bind(root, c) {
+    watchWidth(root, c);
     const place = (tile, end) => {
       const options = placements(c, tile);
       const choice = options.find((a) => (a.end ?? 'first') === end) || (options.length === 1 ? options[0] : null);

@@ -6,7 +6,7 @@
 import { t, tn } from '../i18n.js';
 import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
 import { html } from '../html.js';
-import { nameText, thing } from '../ui.js';
+import { actor, nameText, thing } from '../ui.js';
 
 const LANCES = ['grande', 'chica', 'pares', 'juego'];
 const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos' };
@@ -127,7 +127,7 @@ const mus = {
   },
 
   narrate(e, c) {
-    const who = html`<b>${c.name(e.seat)}</b>`;
+    const who = actor(c, e.seat);
     switch (e.type) {
       case 'deal':
         return { kind: 'deal', cls: 'sep', html: html`${t('mus.log.deal', { n: e.hand + 1, name: c.name(e.mano) })}` };
@@ -208,8 +208,12 @@ const mus = {
   board(c) {
     const v = c.view;
     const pos = around(c);
+    // the hand just played out, when the table stays on it (the match is over): its
+    // cards as the showdown or an accepted órdago showed them
+    const lh = v.last_hand;
+    const revealed = lh?.hands && lh.hand === v.hand_no && (v.over || v.phase === 'idle') ? lh.hands : null;
     const plate = (s, where) => {
-      const shown = c.hands?.[s];
+      const shown = c.hands?.[s] ?? revealed?.[s];
       const cardsHtml =
         where === 'bottom' && c.me !== null
           ? ''
@@ -226,7 +230,7 @@ const mus = {
             ? html`<span class="tag ${ann[k].includes(s) ? 'yes' : 'no'}">${ann[k].includes(s) ? t(`mus.has.${k}`) : t(`mus.hasnt.${k}`)}</span>`
             : '',
         );
-      return html`<div class="mus-seat ${where} pair-${pairOf(s)}${v.turn === s ? ' turn' : ''}" data-seat="${s}">
+      return html`<div class="mus-seat ${where} pair-${pairOf(s)}${v.turn === s ? ' turn' : ''}${shown ? ' shown' : ''}" data-seat="${s}">
         <div class="plate-name">${nameText(c.label(s))}
           ${v.mano === s ? html`<span class="tag mano" title="${t('mus.mano_title')}">${t('mus.mano')}</span>` : ''}</div>
         <div class="badges">${badges}</div>
@@ -402,21 +406,7 @@ const mus = {
               ${v_points(h, s)}<div class="reveal">${cards.map(mini)}</div></div>`,
           )}</div>`
       : html`<p class="muted">${t('mus.not_shown')}</p>`;
-    const rows = (h.lances || [])
-      .map((x) => {
-        const winner =
-          x.team === null || x.team === undefined
-            ? '—'
-            : html`<span class="pair pair-${x.team}">${pairShort(c, x.team)}</span>${
-                x.seat !== undefined && x.seat !== null ? html` <span class="muted">${c.name(x.seat)}</span>` : ''
-              }`;
-        const st = x.stones === undefined ? '' : x.counted === false ? html`<s>${x.stones}</s>` : html`<b>${x.stones}</b>`;
-        return html`<tr><th scope="row">${lanceName(x.lance)}</th><td>${statusText(x)}</td><td>${winner}</td><td>${st}</td></tr>`;
-      });
-    return html`<h3>${head}</h3>${hands}
-      <table class="summary-table"><thead><tr><th scope="col">${t('mus.lance')}</th><th scope="col">${t('mus.result')}</th><th scope="col">${t('mus.won_by')}</th><th scope="col">${t('mus.stones')}</th></tr></thead>
-      <tbody>${rows}</tbody></table>
-      <p class="small">${t('mus.after_hand', { a: h.stones[0], b: h.stones[1] })}</p>`;
+    return html`<h3>${head}</h3>${hands}${tally(c, h)}`;
   },
 
   winnerText(c) {
@@ -438,9 +428,100 @@ const mus = {
 
 function v_points(h, s) {
   const bits = [];
-  if (h.points) bits.push(t('mus.points_n', { n: h.points[s] }));
+  // RULES.md §3: 31 or more is juego; below, the total counts for Punto
+  if (h.points) bits.push(t(h.points[s] >= 31 ? 'mus.points_juego' : 'mus.points_punto', { n: h.points[s] }));
   if (h.pares && h.pares[s]) bits.push(t(`mus.pares_kind.${h.pares[s]}`));
   return bits.length ? html`<span class="muted small">${bits.join(' · ')}</span>` : '';
+}
+
+/** Every stone of the hand where it came from, lance by lance, each pair in its column,
+ * and why each lance was won: the rows add up to the hand's change of stones. */
+function tally(c, h) {
+  const rows = h.tally || [];
+  const verdicts = h.verdicts || [];
+  const before = h.stones_before || h.stones;
+  const won = [0, 0];
+  const body = (h.lances || []).map((x) => {
+    const own = rows.filter((r) => r.lance === x.lance);
+    const verdict = verdicts.find((d) => d.lance === x.lance);
+    const why = verdict ? html`<div class="why">${verdictText(c, verdict)}</div>` : '';
+    const lines = own.length ? own : [null];
+    return lines.map((r, i) => {
+      const cells = [0, 1].map((team) => {
+        if (!r || r.team !== team) return html`<td class="num"></td>`;
+        if (r.counted === false) return html`<td class="num uncounted"><s>${r.stones}</s></td>`;
+        won[team] += r.stones;
+        return html`<td class="num"><b>+${r.stones}</b></td>`;
+      });
+      const head =
+        i === 0
+          ? html`<th scope="rowgroup" rowspan="${lines.length}">${lanceName(x.lance)}<small>${statusText(x)}</small></th>`
+          : '';
+      return html`<tr data-lance="${x.lance}"${r ? html` data-for="${r.for}"` : ''}>${head}<td>${
+        r ? rowText(c, r) : '—'
+      }${i === 0 ? why : ''}</td>${cells}</tr>`;
+    });
+  });
+  const pairHead = (team) => html`<th scope="col" class="num"><span class="pair pair-${team}">${pairShort(c, team)}</span></th>`;
+  return html`<p class="small before">${t('mus.before_hand', { a: before[0], b: before[1] })}</p>
+    <table class="summary-table tally"><thead><tr><th scope="col">${t('mus.lance')}</th><th scope="col">${t('mus.from')}</th>${pairHead(0)}${pairHead(1)}</tr></thead>
+    <tbody>${body}</tbody>
+    <tfoot><tr><th scope="row" colspan="2">${t('mus.this_hand')}</th><td class="num"><b>+${won[0]}</b></td><td class="num"><b>+${won[1]}</b></td></tr></tfoot></table>
+    <p class="small after">${t('mus.after_hand', { a: h.stones[0], b: h.stones[1] })}</p>`;
+}
+
+/** A kind of pares by its engine name (par, medias, duples), in words. */
+function kindName(kind) {
+  return t(`mus.pares_kind.${{ par: 1, medias: 2, duples: 3 }[kind]}`);
+}
+
+/** Where one row's stones came from, in words. */
+function rowText(c, r) {
+  const late = r.counted === false ? html` <span class="muted">(${t('mus.not_counted')})</span>` : '';
+  switch (r.for) {
+    case 'refused':
+      return html`${t('mus.from.refused')}${late}`;
+    case 'stake':
+      return html`${t('mus.from.stake', { n: r.stones })}${late}`;
+    case 'pass':
+      return html`${t('mus.from.pass')}${late}`;
+    case 'pares':
+      return html`${t('mus.from.pares', { name: c.name(r.seat), kind: kindName(r.kind) })}${late}`;
+    case 'juego':
+      return html`${t('mus.from.juego', { name: c.name(r.seat), n: r.points })}${late}`;
+    case 'punto':
+      return html`${t('mus.from.punto')}${late}`;
+    default:
+      return html`${r.for}${late}`;
+  }
+}
+
+/** Why a lance compared at the showdown was won: "Ana over Bea: duples beat medias". */
+function verdictText(c, d) {
+  const rank = (x) => t(`mus.rank.${x}`);
+  const ranks = (x) => t(`mus.ranks.${x}`);
+  let why;
+  switch (d.by) {
+    case 'card':
+      why = t('mus.why.card', { a: rank(d.ranks[0]), b: rank(d.ranks[1]), nth: t(`mus.nth.${d.lance}.${d.at}`) });
+      break;
+    case 'kind':
+      why = t('mus.why.kind', { a: kindName(d.kinds[0]), b: kindName(d.kinds[1]) });
+      break;
+    case 'rank':
+      why = t('mus.why.rank', { kind: kindName(d.kind), a: ranks(d.ranks[0]), b: ranks(d.ranks[1]) });
+      break;
+    case 'juego':
+    case 'punto':
+      why = t('mus.why.points', { a: d.points[0], b: d.points[1] });
+      break;
+    case 'real_31':
+      why = t('mus.why.real_31');
+      break;
+    default:
+      why = t('mus.why.tie');
+  }
+  return t('mus.why.over', { a: c.name(d.seat), b: c.name(d.over), why });
 }
 
 /** "7 stones: 1 amarraco and 2 stones", in the language of the moment. */
