@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taverna.games import GAMES, Mus, get_game
+from taverna.games import GAMES, get_game
 from taverna.games.base import Dealer, State, event_for
+from taverna.games.mus import Mus
 
 #: small targets, so that a few hundred random actions see several hands and an end
 SMALL = {"muggins-dominoes": {"target": 60}, "muggins-cards": {"target": 31}, "mus": {}}

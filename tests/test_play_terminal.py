@@ -9,7 +9,8 @@ from rich.console import Console
 
 from taverna.bots import make_bot
 from taverna.games import get_game
-from taverna.play import TerminalGame, domino_line, score_sheet, verb
+from taverna.play import TerminalGame, verb
+from taverna.play.dominoes import domino_line, score_sheet
 
 
 def test_scripted_human_finishes_a_game_against_bots() -> None:

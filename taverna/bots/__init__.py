@@ -3,7 +3,8 @@
 Levels for every game: ``random``, ``greedy`` and ``expert``. A bot is made
 by name (:func:`make_bot`); your own bot class plugs in by import path
 (``package.module:ClassName``) or by the entry point group
-``taverna.bots``.
+``taverna.bots``. What the bots know of each game is its :class:`Strategy`,
+found through the entry point group ``taverna.strategies`` (:mod:`taverna.registry`).
 """
 
 from __future__ import annotations
@@ -13,17 +14,10 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from ..games.base import State
-from . import heuristics
-from .base import Bot, BotOptionError
-from .cards import CardsStrategy
-from .dominoes import DominoesStrategy
+from .base import Bot, BotOptionError, UnknownBot
 from .expert import ExpertBot
-from .mus import MusStrategy
+from .heuristics import Strategy, register
 from .simple import GreedyBot, RandomBot
-
-# what the bots know of each game: registered here, in the open
-for _strategy in (DominoesStrategy(), CardsStrategy(), MusStrategy()):
-    heuristics.register(_strategy)
 
 BOTS: dict[str, type[Bot]] = {b.name: b for b in (RandomBot, GreedyBot, ExpertBot)}
 LEVELS = ("random", "greedy", "expert")
@@ -40,14 +34,14 @@ def bot_class(name: str) -> type[Bot]:
     else:
         if ":" not in name:
             known = ", ".join(sorted(BOTS))
-            raise KeyError(f"unknown bot {name!r} (known: {known}; or give module:Class)")
+            raise UnknownBot(f"unknown bot {name!r} (known: {known}; or give module:Class)")
         module, _, attr = name.partition(":")
         try:
             cls = getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as e:
-            raise KeyError(f"cannot load bot {name!r}: {e}") from None
+            raise UnknownBot(f"cannot load bot {name!r}: {e}") from None
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise KeyError(f"{name!r} is not a taverna.bots.Bot subclass")
+        raise UnknownBot(f"{name!r} is not a taverna.bots.Bot subclass")
     return cls
 
 
@@ -66,6 +60,9 @@ __all__ = [
     "ExpertBot",
     "GreedyBot",
     "RandomBot",
+    "Strategy",
+    "UnknownBot",
     "bot_class",
     "make_bot",
+    "register",
 ]

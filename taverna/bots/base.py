@@ -23,11 +23,19 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-from ..games.base import Action, State, View
+from ..games.base import Action, State, TavernaError, View
 from . import heuristics
 
 
-class BotOptionError(ValueError):
+class UnknownBot(TavernaError, KeyError):
+    """No bot by that name, or an import path that names no bot class (a KeyError too,
+    for callers that catch one)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown bot"
+
+
+class BotOptionError(TavernaError, ValueError):
     """A bot option with a value the bot cannot use; the message says which and why.
 
     >>> from taverna.games import get_game

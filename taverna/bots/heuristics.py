@@ -1,7 +1,7 @@
 """Game knowledge the bots share: one :class:`Strategy` per game (greedy choices,
-rollout policies, what a search branches on), registered explicitly by
-``taverna.bots``; a game without one is played by the generic strategy (random
-play, no optional calls).
+rollout policies, what a search branches on), found through the entry point group
+``taverna.strategies`` (:mod:`taverna.registry`) or given by :func:`register`; a game
+without one is played by the generic strategy (random play, no optional calls).
 """
 
 from __future__ import annotations
@@ -12,19 +12,17 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, ClassVar
 
 from ..games.base import Action, State, View
+from ..registry import PluginError, parts
 
 if TYPE_CHECKING:
     from .base import Bot
 
-#: action types that are rights, not turns (RULES.md §2: claims and calls)
-OPTIONAL_TYPES = frozenset({"claim", "muggins"})
-
 
 class Strategy:
     """What the bots know about one game, in one object: a game's bots module makes a
-    subclass and registers it (:func:`register`); every method has a generic default
-    (random play, no optional calls, scores as standing), so a game that says nothing
-    is still played.
+    subclass, and its package names it in the entry point group ``taverna.strategies``
+    (or calls :func:`register`); every method has a generic default (random play, no
+    optional calls, scores as standing), so a game that says nothing is still played.
 
     Numbers: ``exploration`` (UCB constant), ``paired`` (the expert compares its root
     actions on common random numbers), ``margin`` (standard errors a paired search's
@@ -109,18 +107,34 @@ class Strategy:
 
 _STRATEGIES: dict[str, Strategy] = {}
 _GENERIC = Strategy()
+_LOADED = False
 
 
 def register(strategy: Strategy) -> Strategy:
     """Make ``strategy`` what the bots know of its game (``strategy.game``)."""
     if not strategy.game:
-        raise ValueError(f"{type(strategy).__name__} names no game")
+        raise PluginError(f"{type(strategy).__name__} names no game")
     _STRATEGIES[strategy.game] = strategy
     return strategy
 
 
+def _load() -> None:
+    """The installed strategies, once (not at import: a game's bots module imports this
+    one); one given by :func:`register` before stays."""
+    global _LOADED
+    _LOADED = True
+    for name, cls in parts("taverna.strategies").items():
+        if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+            raise PluginError(f"entry point {name!r} is not a taverna.bots Strategy subclass")
+        if cls.game != name:
+            raise PluginError(f"entry point {name!r} is the strategy of {cls.game!r}")
+        _STRATEGIES.setdefault(name, cls())
+
+
 def strategy(game: str | type[State] | State) -> Strategy:
     """The strategy of a game (by record name, class or state); the generic one if none."""
+    if not _LOADED:
+        _load()
     name = game if isinstance(game, str) else game.game
     return _STRATEGIES.get(name, _GENERIC)
 
@@ -133,8 +147,10 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
 
 
 def turn_actions(bot: Bot, legal: list[Action]) -> list[Action]:
-    """The legal actions that take the turn (without claims and calls)."""
-    return [a for a in legal if a.type not in OPTIONAL_TYPES] or legal
+    """The legal actions that take the turn (without the game's optional rights, such as
+    claims and calls)."""
+    optional = bot.game.optional_actions
+    return [a for a in legal if a.type not in optional] or legal
 
 
 def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:

@@ -1,6 +1,7 @@
 """The rules engines: one protocol (:mod:`.base`), one module per game, records.
 
-Games are found by their record name::
+Games are found by their record name or an alias, through the entry point group
+``taverna.games`` (:mod:`taverna.registry`) — Taverna's own three as any other::
 
     >>> get_game("muggins-dominoes").__name__
     'Dominoes'
@@ -8,8 +9,7 @@ Games are found by their record name::
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
-
+from ..registry import PluginError, parts
 from .base import (
     Action,
     Event,
@@ -23,9 +23,6 @@ from .base import (
     event_for,
     event_json,
 )
-from .cards import Cards
-from .dominoes import Dominoes
-from .mus import Mus
 
 
 class UnknownGame(TavernaError, KeyError):
@@ -36,16 +33,17 @@ class UnknownGame(TavernaError, KeyError):
 
 
 def _registered() -> list[type[State]]:
-    """The games of this package, then those of installed plug-ins (the entry point
-    group ``taverna.games``: ``name = "package.module:StateClass"``)."""
-    found: list[type[State]] = [Dominoes, Cards, Mus]
-    for ep in entry_points(group="taverna.games"):
-        cls = ep.load()
+    """Every installed game (the entry point group ``taverna.games``: ``name =
+    "package.module:StateClass"``, the name being the record name), in the order the
+    games list themselves (:attr:`State.order`, then by name)."""
+    found: list[type[State]] = []
+    for name, cls in parts("taverna.games").items():
         if not (isinstance(cls, type) and issubclass(cls, State)):
-            raise TypeError(f"entry point {ep.name!r} is not a taverna.games.State subclass")
-        if all(cls.game != known.game for known in found):
-            found.append(cls)
-    return found
+            raise PluginError(f"entry point {name!r} is not a taverna.games.State subclass")
+        if cls.game != name:
+            raise PluginError(f"entry point {name!r} names a game of record name {cls.game!r}")
+        found.append(cls)
+    return sorted(found, key=lambda cls: (cls.order, cls.game))
 
 
 GAMES: dict[str, type[State]] = {cls.game: cls for cls in _registered()}
@@ -72,13 +70,10 @@ __all__ = [
     "ALIASES",
     "GAMES",
     "Action",
-    "Cards",
-    "Dominoes",
     "Event",
     "IllegalAction",
     "InvalidAction",
     "MalformedRecord",
-    "Mus",
     "SettingsError",
     "State",
     "TavernaError",

@@ -303,6 +303,8 @@ class State(ABC):
     title: ClassVar[str] = ""
     #: the seat count a new table has unless told otherwise
     default_seats: ClassVar[int] = 2
+    #: where the game comes in lists of games (the lobby, ``/api/games``): lower first
+    order: ClassVar[int] = 100
     #: what the game is played with, singular: "tile" or "card"
     piece: ClassVar[str] = "card"
     #: the fields of a seat's view that only that seat sees (a replay shows them all)
@@ -326,6 +328,7 @@ class State(ABC):
             "min_seats": cls.min_seats,
             "max_seats": cls.max_seats,
             "default_seats": cls.default_seats,
+            "order": cls.order,
             "team_count": cls.team_count,
             "deal_unit": cls.deal_unit,
             "piece": cls.piece,

@@ -367,6 +367,7 @@ class Cards(State):
     deal_unit: ClassVar[str] = "round"
     title: ClassVar[str] = "Muggins cards"
     aliases: ClassVar[tuple[str, ...]] = ("cards",)
+    order = 2
     optional_actions: ClassVar[tuple[str, ...]] = ("claim", "muggins")
     settings_declared: ClassVar[tuple[Setting, ...]] = (
         # RULES.md §2 Settings

@@ -211,6 +211,7 @@ class Dominoes(State):
     max_seats: ClassVar[int] = 4
     title: ClassVar[str] = "Muggins dominoes"
     aliases: ClassVar[tuple[str, ...]] = ("dominoes",)
+    order = 1
     piece: ClassVar[str] = "tile"
     settings_declared: ClassVar[tuple[Setting, ...]] = (
         # RULES.md §1 Deal: 250 for two players, 200 for three or four

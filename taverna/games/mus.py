@@ -353,6 +353,7 @@ class Mus(State):
     team_count: ClassVar[int | None] = 2
     title: ClassVar[str] = "Mus"
     aliases: ClassVar[tuple[str, ...]] = ()
+    order = 3
     default_seats: ClassVar[int] = 4
     private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
     settings_declared: ClassVar[tuple[Setting, ...]] = (

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
-from ..games import get_game
+from ..games import UnknownGame, get_game
 from ..games.base import State
 
 BY_STATUS = {
@@ -68,8 +68,8 @@ def game_named(name: str, status: int = 404) -> type[State]:
     """
     try:
         return get_game(name)
-    except KeyError as e:
-        raise Refused(status, "unknown_game", e.args[0], game=name) from None
+    except UnknownGame as e:
+        raise Refused(status, "unknown_game", str(e), game=name) from None
 
 
 def answer(

@@ -1,0 +1,171 @@
+"""`taverna bench`: random self-play through the real protocol, with figures.
+
+For each seat count it plays random games for a fixed time through
+``legal_actions``/``apply`` and prints hands (card rounds) per second and
+actions per second, next to a minimal hand-written loop of the same game
+(no protocol, no events, no checks) so the protocol's cost is visible. A game's
+minimal loop is found through the entry point group ``taverna.bench``
+(:mod:`taverna.registry`): ``minimal(seats, seconds, seed) -> {"hands_per_second",
+"actions_per_second"}``; a game without one is measured alone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..games import UnknownGame, get_game
+from ..games.base import SettingsError, State
+from ..registry import parts
+
+#: a game's minimal loop: (seats, seconds, seed) -> hands and actions per second
+Minimal = Callable[[int, float, int], dict[str, Any]]
+
+
+def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
+    """Bytes held by ``obj`` and what only it refers to (not classes, rngs or shared constants)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, type | random.Random):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(deep_sizeof(k, seen) + deep_sizeof(v, seen) for k, v in obj.items())
+    elif isinstance(obj, list | tuple | set | frozenset):
+        size += sum(deep_sizeof(x, seen) for x in obj)
+    elif hasattr(obj, "__slots__") and not isinstance(obj, int | str | float | bool):
+        for klass in type(obj).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(obj, name):
+                    size += deep_sizeof(getattr(obj, name), seen)
+    return size
+
+
+#: random play may never reach the target (dominoes subtracts); start afresh after this
+HAND_CAP = 100
+
+
+def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
+    """Random self-play through the protocol for ``seconds``; counts hands and actions."""
+    rng = random.Random(seed)
+    hands = actions = games = 0
+    choice = rng.choice
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    # one seeded rng deals every game, as the minimal loop's does (no reseeding per game)
+    deals = random.Random(seed + 1)
+    state = cls.new(seats, rng=deals)
+    while True:
+        for _ in range(200):
+            if state.over or state.hand_no >= HAND_CAP:
+                hands += state.hand_no + (1 if state.over else 0)
+                games += 1
+                state = cls.new(seats, rng=deals)
+            state.apply(choice(state.legal_actions()))
+            actions += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    hands += state.hand_no
+    return {
+        "seats": seats,
+        "hands_per_second": round(hands / elapsed, 1),
+        "actions_per_second": round(actions / elapsed, 1),
+        "games": games,
+        "state_bytes": deep_sizeof(state.clone()),
+    }
+
+
+def minimal_loop(game: str) -> Minimal | None:
+    """The installed minimal loop of ``game`` (a record name), if it has one."""
+    found: Minimal | None = parts("taverna.bench").get(game)
+    return found
+
+
+def parse_seat_counts(cls: type[State], text: str) -> list[int]:
+    """``--seats 2,3``: seat counts the game allows; raises ValueError saying which is not."""
+    counts = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            n = int(part)
+        except ValueError:
+            raise ValueError(
+                f"give seat counts separated by commas, e.g. 2,3; {part!r} is not a number"
+            ) from None
+        try:
+            counts.append(cls.check_seats(n))
+        except SettingsError as e:
+            raise ValueError(str(e)) from None
+    return counts
+
+
+def run_bench(
+    game: str, seconds: float = 3.0, as_json: bool = False, seats: str | None = None
+) -> int:
+    try:
+        cls = get_game(game)
+    except UnknownGame as e:
+        print(f"taverna bench: {e}", file=sys.stderr)
+        return 2
+    if seats is not None:
+        try:
+            counts = parse_seat_counts(cls, seats)
+        except ValueError as e:
+            print(f"taverna bench: --seats: {e}", file=sys.stderr)
+            return 2
+    else:
+        counts = list(range(cls.min_seats, cls.max_seats + 1))
+    minimal = minimal_loop(cls.game)
+    results = []
+    # Alternate short slices of the two loops and keep each one's best slice, so
+    # that another process stealing the CPU for a while does not skew the ratio.
+    slices = max(1, round(seconds / 0.5))
+    part = seconds / slices
+    for n in counts:
+        row: dict[str, Any] | None = None
+        best_base = 0.0
+        for k in range(slices):
+            r = protocol_loop(cls, n, part, seed=1 + k)
+            if row is None or r["hands_per_second"] > row["hands_per_second"]:
+                row = r
+            if minimal is not None:
+                best_base = max(best_base, minimal(n, part, 1 + k)["hands_per_second"])
+        assert row is not None
+        if minimal is not None:
+            row["minimal_hands_per_second"] = best_base
+            row["protocol_cost"] = round(best_base / row["hands_per_second"], 2)
+        results.append(row)
+    if as_json:
+        print(json.dumps({"game": cls.game, "results": results}))
+        return 0
+    from rich.table import Table
+
+    from ..console import stdout_console
+
+    table = Table(
+        title=f"{cls.game}: random self-play, {seconds:g} s per loop and seat count "
+        f"(best of {slices} alternating slices)"
+    )
+    unit = cls.deal_unit
+    table.add_column("seats", justify="right")
+    table.add_column(f"{unit}s/s", justify="right")
+    table.add_column("actions/s", justify="right")
+    table.add_column(f"minimal loop {unit}s/s", justify="right")
+    table.add_column("protocol cost", justify="right")
+    table.add_column("state bytes", justify="right")
+    for r in results:
+        table.add_row(
+            str(r["seats"]),
+            f"{r['hands_per_second']:,.0f}",
+            f"{r['actions_per_second']:,.0f}",
+            f"{r['minimal_hands_per_second']:,.0f}" if "minimal_hands_per_second" in r else "-",
+            f"{r['protocol_cost']:.2f}×" if "protocol_cost" in r else "-",
+            f"{r['state_bytes']:,}",
+        )
+    stdout_console().print(table)
+    return 0
