@@ -191,10 +191,13 @@ def run_server_bench(
     seconds: float = 20.0,
     connections: int = 2000,
     database: str | None = None,
-    game: str = "muggins-dominoes",
+    game: str | None = None,
     as_json: bool = False,
     think: float = 1.0,
 ) -> int:
+    from .games import GAMES
+
+    game = game or next(iter(GAMES))  # the first game the club lists
     _raise_fd_limit(65536)
     tmp = tempfile.mkdtemp(prefix="taverna-bench-")
     url = database or f"sqlite:///{tmp}/bench.db"

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from .games import short_names, titles
+
 # ------------------------------------------------ argument types
 # argparse turns an ArgumentTypeError into "taverna CMD: error: argument --x: why", exit 2
 
@@ -258,7 +260,7 @@ def _cmd_look_alikes(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taverna",
-        description="Taverna: Muggins dominoes, Muggins cards and Mus — engines, records, bots.",
+        description=f"Taverna: {titles()} — engines, records, bots.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -333,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure an engine's speed with random self-play",
         description="Random self-play through the game protocol; prints hands/s and actions/s.",
     )
-    p.add_argument("game", help="dominoes, cards, mus, or server")
+    p.add_argument("game", help=f"{short_names(',')}, or server")
     p.add_argument(
         "--seconds", type=_positive, default=None, help="time per seat count (default 3; server 20)"
     )
@@ -361,13 +363,16 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate",
         help="a tournament between bots, with win rates and ratings",
         description=(
-            "Play N games between bots, rotating seats (or pairs in Mus), and report wins, "
+            "Play N games between bots, rotating seats (or sides in a game of pairs), and report "
+            "wins, "
             "win rate with a 95 % interval, mean score, time per decision and an Elo-style rating."
         ),
     )
-    p.add_argument("game", help="dominoes, cards or mus")
+    p.add_argument("game", help=short_names())
     p.add_argument(
-        "--bots", required=True, help="bots per seat (Mus: per pair), e.g. expert,greedy"
+        "--bots",
+        required=True,
+        help="bots per seat (per side in a game of pairs), e.g. expert,greedy",
     )
     p.add_argument("--games", type=_at_least_one, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=_whole, default=1, help="tournament seed (default 1)")
@@ -396,9 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="play a game in the terminal against bots",
         description="Play in the terminal: pick moves by number; ? for help, q to quit.",
     )
-    p.add_argument("game", help="dominoes, cards or mus")
+    p.add_argument("game", help=short_names())
     p.add_argument(
-        "--seats", type=_at_least_one, default=None, help="seat count (default 2; Mus 4)"
+        "--seats", type=_at_least_one, default=None, help="seat count (default: the game's own)"
     )
     p.add_argument("--seat", type=_whole, default=0, help="your seat (default 0)")
     p.add_argument(

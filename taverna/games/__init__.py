@@ -56,6 +56,21 @@ ALIASES: dict[str, str] = {
 }
 
 
+def _listed(words: list[str], last: str) -> str:
+    return ", ".join(words[:-1]) + f" {last} {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+def short_names(last: str = "or") -> str:
+    """The names a person types for the installed games, shortest first alias or record
+    name each: ``"dominoes, cards or mus"`` (for help texts)."""
+    return _listed([(cls.aliases or (cls.game,))[0] for cls in GAMES.values()], last)
+
+
+def titles(last: str = "and") -> str:
+    """The installed games' titles: ``"Muggins dominoes, Muggins cards and Mus"``."""
+    return _listed([cls.title or cls.game for cls in GAMES.values()], last)
+
+
 def get_game(name: str) -> type[State]:
     """The State class of a game by record name or short alias; raises UnknownGame."""
     key = ALIASES.get(name, name)
@@ -82,4 +97,6 @@ __all__ = [
     "event_for",
     "event_json",
     "get_game",
+    "short_names",
+    "titles",
 ]

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 from zxcvbn import zxcvbn
 
-from ..games import get_game
+from ..games import GAMES, get_game
 from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
@@ -57,6 +57,13 @@ HASHER = PasswordHasher()  # argon2id, RFC 9106's second recommended parameters
 
 
 # ------------------------------------------------------------- the rules
+
+
+#: words a password should not be made of: the club's name and its games' names
+CLUB_WORDS = sorted(
+    {"taverna"}
+    | {w.casefold() for cls in GAMES.values() for w in (cls.game, *cls.aliases, *cls.title.split())}
+)
 
 
 def username_key(name: str) -> str:
@@ -103,7 +110,7 @@ def password_problem(username: str, password: str) -> tuple[str, str] | None:
     folded = password.casefold()
     if username_key(username) in folded:
         return "has_username", f"the password contains the username: {PASSWORD_RULE}"
-    estimate = zxcvbn(password, user_inputs=[username, "taverna", "muggins", "mus", "dominoes"])
+    estimate = zxcvbn(password, user_inputs=[username, *CLUB_WORDS])
     if estimate["score"] < STRENGTH:
         hint = estimate["feedback"].get("warning") or "it is easy to guess"
         return (

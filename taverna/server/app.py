@@ -28,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..games import titles
 from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, NotFound, Store
 from . import accounts, errors, history, lobby, operators, pages, sessions, sockets
@@ -65,7 +66,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     app = FastAPI(
         title="Taverna",
         version=__version__,
-        description="Muggins dominoes, Muggins cards and Mus: lobby, tables and live play.",
+        description=f"{titles()}: lobby, tables and live play.",
         lifespan=lifespan,
         # the API page is our own (static/api-docs.html): Swagger UI would load from a CDN
         docs_url=None,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from ..bots import LEVELS
-from ..games import GAMES, SettingsError
+from ..games import GAMES, SettingsError, short_names
 from ..store.repo import Conflict, NotFound, TableInfo
 from . import accounts, errors
 from .deps import Player, SeatNumber, config_of, hub_of, store_of
@@ -22,8 +22,8 @@ SETTING_MAX = 1_000_000
 
 
 class TableIn(BaseModel):
-    game: str = Field(description="muggins-dominoes, muggins-cards or mus")
-    seats: int | None = Field(default=None, description="2–4 (Mus: 4)")
+    game: str = Field(description=f"the game's record name or alias: {short_names()}")
+    seats: int | None = Field(default=None, description="seat count (default: the game's own)")
     settings: dict[str, Any] = Field(default_factory=dict, description="the game's settings")
     turn_seconds: int = Field(default=30, ge=5, le=600)
     muggins_wait: float = Field(default=3, ge=0, le=30)
@@ -70,7 +70,7 @@ class BotIn(BaseModel):
 @router.get("/api/games", tags=["lobby"], summary="The games and their settings")
 async def list_games() -> dict[str, Any]:
     # each game as it declares itself (taverna.games.base.State.facts)
-    out = [cls.facts() for _, cls in sorted(GAMES.items())]
+    out = [cls.facts() for cls in GAMES.values()]
     return {
         "games": out,
         "bots": list(LEVELS),
