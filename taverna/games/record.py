@@ -164,8 +164,10 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     """A finished game's record replayed: for each step, the action, every event and
     the table with all hands revealed (step 0 is the first deal).
 
-    The spectator's view plus each seat's ``hand`` (and, in Mus, its ``discarded``
-    cards): what a replay shows once the game is over and nothing is secret.
+    The spectator's view plus what each seat alone saw (the game's
+    :attr:`~taverna.games.base.State.private_fields`): ``hands`` (each seat's
+    ``hand``) and, for any other private field ``f``, ``f_by`` (one per seat): what a
+    replay shows once the game is over and nothing is secret.
     """
     rec = parse_record(record)
     state = rec.game.start(rec.seats, rec.settings, rec.deals)
@@ -174,8 +176,9 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
         view = state.view(None)
         seat_views = [state.view(s) for s in range(rec.seats)]
         view["hands"] = [v.get("hand", []) for v in seat_views]
-        if "discarded" in seat_views[0]:
-            view["discarded_by"] = [v["discarded"] for v in seat_views]
+        for field in rec.game.private_fields:
+            if field != "hand" and field in seat_views[0]:
+                view[f"{field}_by"] = [v[field] for v in seat_views]
         return {
             "action": None if action is None else action.to_json(),
             "events": [event_json(e) for e in events],
