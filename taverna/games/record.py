@@ -176,9 +176,9 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
         view = state.view(None)
         seat_views = [state.view(s) for s in range(rec.seats)]
         view["hands"] = [v.get("hand", []) for v in seat_views]
-        for field in rec.game.private_fields:
-            if field != "hand" and field in seat_views[0]:
-                view[f"{field}_by"] = [v[field] for v in seat_views]
+        for name in rec.game.private_fields:
+            if name != "hand" and name in seat_views[0]:
+                view[f"{name}_by"] = [v[name] for v in seat_views]
         return {
             "action": None if action is None else action.to_json(),
             "events": [event_json(e) for e in events],
