@@ -36,6 +36,7 @@ from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
 from .errors import Refused, answer, game_named
+from .logs import TableLog
 from .names import NameProblem, clean_name, seat_name, skeleton
 from .rooms import RoomHub
 
@@ -236,12 +237,13 @@ class ClubHub(RoomHub):
         player_id = table.seats[seat].player_id
         if not table.options.get("official") or player_id is None:
             return
+        about = TableLog(log, table.id)
         try:
             counted = await self.accounts.abandon(table.id, table.game, player_id)
         except Exception:  # the settlement counts it then
-            log.exception("table %s: could not count the abandonment of seat %d", table.id, seat)
+            about.exception("could not count the abandonment", seat=seat)
             return
-        log.info("table %s: seat %d %s (abandonment counted: %s)", table.id, seat, reason, counted)
+        about.info("%s (abandonment counted: %s)", reason, counted, seat=seat)
 
     async def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
         if not table.options.get("official"):
@@ -256,7 +258,7 @@ class ClubHub(RoomHub):
         try:
             done = await self.accounts.settle(table.id, table.game, winners)
         except Exception:
-            log.exception("table %s: could not settle the official game", table.id)
+            TableLog(log, table.id).exception("could not settle the official game")
             return
         result["settlement"] = {
             "ranked": done["ranked"],
