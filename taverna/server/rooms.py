@@ -86,6 +86,8 @@ class Conn:
     table: str | None = None
     #: the node's figures: messages written, a client cut off for not reading
     metrics: Metrics | None = None
+    #: the close to send once what is queued is sent (:meth:`close_after`)
+    farewell: tuple[int, str] | None = None
 
     @property
     def socket(self) -> str:
@@ -93,7 +95,7 @@ class Conn:
         return "lobby" if self.table is None else "table"
 
     def send(self, msg: dict[str, Any]) -> None:
-        if self.cut:
+        if self.cut or self.farewell is not None:
             return
         text = json.dumps(msg, separators=(",", ":"))
         if self.queued + len(text) > self.limit:
@@ -105,13 +107,21 @@ class Conn:
         self.queued += len(text)
         self.queue.put_nowait(text)
 
+    def close_after(self, code: int, reason: str) -> None:
+        """Close once every message queued so far is sent; nothing sent later is."""
+        if self.cut or self.farewell is not None:
+            return
+        self.farewell = (code, reason)
+        self.queue.put_nowait(None)
+
     async def pump(self) -> None:
         sent = None if self.metrics is None else self.metrics.sent[self.socket]
         try:
             while True:
                 text = await self.queue.get()
                 if text is None or self.cut:  # what is still queued is dropped
-                    await self.ws.close(code=1008, reason="the client does not read its messages")
+                    code, reason = self.farewell or (1008, "the client does not read its messages")
+                    await self.ws.close(code=code, reason=reason)
                     return
                 self.queued -= len(text)
                 await self.ws.send_text(text)

@@ -114,7 +114,8 @@ async def _table_session(
             if not budget.spend(10 if kind == "hello" else 1):
                 if budget.refused > budget.count:
                     hub.metrics.connections_refused.labels(limit="rate").inc()
-                    await websocket.close(code=1008, reason="too many messages")
+                    # after what it was told (its pongs, "too_fast"), not before
+                    conn.close_after(1008, "too many messages")
                     break
                 conn.send(error("too_fast", TOO_FAST.format(config.socket_rate), mid))
                 continue
@@ -164,7 +165,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 received.inc()
                 if not budget.spend() and budget.refused > budget.count:
                     hub.metrics.connections_refused.labels(limit="rate").inc()
-                    await websocket.close(code=1008, reason="too many messages")
+                    conn.close_after(1008, "too many messages")
                     break
         finally:
             hub.lobby.discard(conn)
@@ -254,8 +255,8 @@ async def _act(room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrive
 
 
 async def _stop(conn: Conn, pump: asyncio.Task[None]) -> None:
-    """End a connection's sender; one cut off is given a moment to say so (1008)."""
-    if conn.cut and not pump.done():
+    """End a connection's sender; one cut off or closing is given a moment to say so."""
+    if (conn.cut or conn.farewell is not None) and not pump.done():
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(asyncio.shield(pump), 10)
     pump.cancel()
