@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from .games import short_names, titles
+from .server.logs import LOG_FORMATS
 
 # ------------------------------------------------ argument types
 # argparse turns an ArgumentTypeError into "taverna CMD: error: argument --x: why", exit 2
@@ -164,6 +165,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.bot_delay = args.bot_delay
     if args.access_log:
         config.access_log = True
+    if args.log_format is not None:
+        config.log_format = args.log_format
+    if config.log_format not in LOG_FORMATS:
+        print(
+            f"taverna serve: TAVERNA_LOG_FORMAT is {' or '.join(LOG_FORMATS)}, "
+            f"not {config.log_format!r}",
+            file=sys.stderr,
+        )
+        return 2
     where = f"{args.host}:{args.port}"
     try:
         sock = _listen(args.host, args.port)
@@ -186,10 +196,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
         from .server.app import ClubServer, create_app
         from .server.guard import timed_http
+        from .server.logs import configure
 
-        logging.basicConfig(
-            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-        )
+        configure(config.log_format, config.node)
         logging.getLogger("alembic").setLevel(logging.WARNING)
         app = create_app(config)
         server = ClubServer(
@@ -215,8 +224,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"Taverna at http://{shown}:{port}  (database {database})", flush=True)
         server.run(sockets=[sock])
         if not server.started:
-            print(
-                "taverna serve: the server did not start (the log above says why)", file=sys.stderr
+            # a log line, so that a JSON log stays JSON to its end
+            logging.getLogger("taverna.server").error(
+                "the server did not start (the lines above say why)"
             )
             return 3
     return 0
@@ -291,6 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--access-log",
         action="store_true",
         help="log every HTTP request and WebSocket to stderr (or TAVERNA_ACCESS_LOG=1)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=None,
+        help="text: readable lines; json: one JSON object a line, with the node, table and "
+        "seat as fields (default: TAVERNA_LOG_FORMAT, else text)",
     )
     p.set_defaults(func=_cmd_serve)
 

@@ -85,6 +85,7 @@ def test_serve_help_shows_the_defaults(tmp_path: Path) -> None:
     assert "(default 8000" in text
     assert "TAVERNA_DATABASE_URL, else sqlite:///taverna.db" in text
     assert "--access-log" in text
+    assert "--log-format" in text and "TAVERNA_LOG_FORMAT, else text" in text
 
 
 async def _visit_the_lobby(port: int) -> None:
@@ -137,3 +138,21 @@ def test_the_access_log_can_be_set_in_the_environment(tmp_path: Path, monkeypatc
     monkeypatch.setenv("TAVERNA_ACCESS_LOG", "1")
     _, err = _serve_until_healthy(tmp_path)
     assert '"GET /api/health HTTP/1.1" 200' in err
+
+
+def test_the_log_can_be_json_lines(tmp_path: Path) -> None:
+    out, err = _serve_until_healthy(tmp_path, "--log-format", "json", "--access-log")
+    assert out.startswith("Taverna at http://127.0.0.1:")  # stdout says where, as before
+    lines = [json.loads(line) for line in err.splitlines()]  # stderr: JSON, every line
+    assert any(line["message"].startswith("Taverna ") for line in lines)
+    health = [line for line in lines if line.get("path") == "/api/health"]
+    assert health and health[0]["status"] == 200 and health[0]["node"] == "main"
+
+
+def test_a_log_format_nobody_writes_is_refused(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TAVERNA_LOG_FORMAT", "xml")
+    proc = serve("--port", "0", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip() == "taverna serve: TAVERNA_LOG_FORMAT is text or json, not 'xml'"
+    proc = serve("--port", "0", "--log-format", "xml", cwd=tmp_path)
+    assert proc.returncode == 2 and "invalid choice: 'xml'" in proc.stderr

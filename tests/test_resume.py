@@ -129,7 +129,7 @@ def test_tables_stored_before_deals_resume_and_broken_ones_are_set_aside(
         # said once in the log, with the table and why
         log = server.log_text()
         for tid in aside:
-            assert log.count(f"table {tid} set aside: ") == 1
+            assert log.count(f"table {tid}: set aside: ") == 1
         for _, table in legacy:
             await table.close()
         await fine.close()

@@ -26,7 +26,7 @@ from typing import Annotated, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 from zxcvbn import zxcvbn
@@ -36,7 +36,9 @@ from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
 from .errors import Refused, answer, game_named
+from .logs import TableLog
 from .names import NameProblem, clean_name, seat_name, skeleton
+from .pages import page
 from .rooms import RoomHub
 
 log = logging.getLogger("taverna.accounts")
@@ -236,12 +238,13 @@ class ClubHub(RoomHub):
         player_id = table.seats[seat].player_id
         if not table.options.get("official") or player_id is None:
             return
+        about = TableLog(log, table.id)
         try:
             counted = await self.accounts.abandon(table.id, table.game, player_id)
         except Exception:  # the settlement counts it then
-            log.exception("table %s: could not count the abandonment of seat %d", table.id, seat)
+            about.exception("could not count the abandonment", seat=seat)
             return
-        log.info("table %s: seat %d %s (abandonment counted: %s)", table.id, seat, reason, counted)
+        about.info("%s (abandonment counted: %s)", reason, counted, seat=seat)
 
     async def on_finished(self, table: TableInfo, result: dict[str, Any]) -> None:
         if not table.options.get("official"):
@@ -256,7 +259,7 @@ class ClubHub(RoomHub):
         try:
             done = await self.accounts.settle(table.id, table.game, winners)
         except Exception:
-            log.exception("table %s: could not settle the official game", table.id)
+            TableLog(log, table.id).exception("could not settle the official game")
             return
         result["settlement"] = {
             "ranked": done["ranked"],
@@ -640,13 +643,13 @@ CLUB = Path(__file__).parent.parent / "web" / "static" / "club"
 
 
 @router.get("/account", include_in_schema=False)
-async def account_page() -> FileResponse:
-    return FileResponse(CLUB / "account.html")
+async def account_page(request: Request) -> Response:
+    return page(request, CLUB / "account.html")
 
 
 @router.get("/ranking", include_in_schema=False)
-async def ranking_first_page() -> FileResponse:
-    return FileResponse(CLUB / "ranking.html")
+async def ranking_first_page(request: Request) -> Response:
+    return page(request, CLUB / "ranking.html")
 
 
 @router.get("/ranking/{game}", include_in_schema=False)
@@ -656,16 +659,16 @@ async def ranking_page(game: str, request: Request) -> Response:
     try:
         cls = get_game(game)
     except KeyError:
-        return FileResponse(CLUB / "ranking.html", status_code=404)
+        return page(request, CLUB / "ranking.html", status_code=404)
     if cls.game != game:
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(f"/ranking/{cls.game}{query}", status_code=308)
-    return FileResponse(CLUB / "ranking.html")
+    return page(request, CLUB / "ranking.html")
 
 
 @router.get("/players/{name}", include_in_schema=False)
-async def player_page() -> FileResponse:
-    return FileResponse(CLUB / "player.html")
+async def player_page(request: Request) -> Response:
+    return page(request, CLUB / "player.html")
 
 
 async def too_many(request: Request, exc: Exception) -> JSONResponse:

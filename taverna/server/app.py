@@ -23,8 +23,7 @@ from functools import partial
 import uvicorn
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
@@ -74,6 +73,9 @@ def create_app(config: Config | None = None) -> FastAPI:
         responses=ERRORS,
     )
     app.state.config = config
+    # the last added runs first: the guard sees every request before anything else
+    # does, and puts its headers on every answer, compressed or not
+    app.add_middleware(pages.Compressed)
     # the club's own pages only, JSON bodies of a bounded size, security headers
     app.add_middleware(Guard, config=config)
 
@@ -99,7 +101,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     ):
         app.include_router(router, responses=ERRORS)
     if pages.WEB.is_dir():
-        app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
+        app.mount("/static", pages.ClientFiles(directory=pages.WEB), name="static")
     return app
 
 
@@ -151,5 +153,5 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 404 and wants_page(request):
         # the web client shows its "no such page" for any path but its own (js/app.js)
-        return FileResponse(pages.WEB / "index.html", status_code=404)
+        return pages.page(request, pages.WEB / "index.html", status_code=404)
     return await errors.http_error(request, exc)

@@ -56,3 +56,6 @@ class Config:
     node: str = field(default_factory=lambda: _env("NODE", "main"))
     #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`
     access_log: bool = field(default_factory=lambda: _env("ACCESS_LOG", "0") == "1")
+    #: how the log is written on stderr: "text" (readable lines) or "json" (one object a
+    #: line), as `taverna serve --log-format`
+    log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))

@@ -266,15 +266,21 @@ class SocketCounts:
         self.per_session = per_session
         self.open: Counter[str] = Counter()
 
+    def full(self, address: str, session: str | None) -> str | None:
+        """The limit one more socket would pass ("address" or "session"), or None."""
+        if self.open[f"address {address}"] >= self.per_address:
+            return "address"
+        if session is not None and self.open[f"session {session}"] >= self.per_session:
+            return "session"
+        return None
+
     def admit(self, address: str, session: str | None) -> list[str] | None:
         """The keys to :meth:`release` later, or None when one limit is reached."""
+        if self.full(address, session) is not None:
+            return None
         keys = [f"address {address}"]
         if session is not None:
             keys.append(f"session {session}")
-        if self.open[keys[0]] >= self.per_address:
-            return None
-        if session is not None and self.open[keys[1]] >= self.per_session:
-            return None
         for k in keys:
             self.open[k] += 1
         return keys

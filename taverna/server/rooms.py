@@ -42,6 +42,8 @@ from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, Store, StoredGame, TableInfo
 from .config import Config
 from .guard import SocketCounts
+from .logs import TableLog
+from .metrics import Metrics
 from .names import seat_name
 
 log = logging.getLogger("taverna.rooms")
@@ -80,33 +82,58 @@ class Conn:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     queued: int = 0
     cut: bool = False
+    #: the table it is a connection of (None: the lobby's), for the log
+    table: str | None = None
+    #: the node's figures: messages written, a client cut off for not reading
+    metrics: Metrics | None = None
+    #: the close to send once what is queued is sent (:meth:`close_after`)
+    farewell: tuple[int, str] | None = None
+
+    @property
+    def socket(self) -> str:
+        """Which socket this is: a table's or the lobby's."""
+        return "lobby" if self.table is None else "table"
 
     def send(self, msg: dict[str, Any]) -> None:
-        if self.cut:
+        if self.cut or self.farewell is not None:
             return
         text = json.dumps(msg, separators=(",", ":"))
         if self.queued + len(text) > self.limit:
             self.cut = True
+            if self.metrics is not None:
+                self.metrics.connections_refused.labels(limit="queue").inc()
             self.queue.put_nowait(None)
             return
         self.queued += len(text)
         self.queue.put_nowait(text)
 
+    def close_after(self, code: int, reason: str) -> None:
+        """Close once every message queued so far is sent; nothing sent later is."""
+        if self.cut or self.farewell is not None:
+            return
+        self.farewell = (code, reason)
+        self.queue.put_nowait(None)
+
     async def pump(self) -> None:
+        sent = None if self.metrics is None else self.metrics.sent[self.socket]
         try:
             while True:
                 text = await self.queue.get()
                 if text is None or self.cut:  # what is still queued is dropped
-                    await self.ws.close(code=1008, reason="the client does not read its messages")
+                    code, reason = self.farewell or (1008, "the client does not read its messages")
+                    await self.ws.close(code=code, reason=reason)
                     return
                 self.queued -= len(text)
                 await self.ws.send_text(text)
+                if sent is not None:
+                    sent.inc()
         except asyncio.CancelledError:
             raise
         except Exception:
             # the sender never dies alone: without it the connection would only seem open
             self.cut = True
-            log.warning("a connection's sender failed; closing it", exc_info=True)
+            about = log if self.table is None else TableLog(log, self.table)
+            about.warning("a connection's sender failed; closing it", exc_info=True)
             with contextlib.suppress(Exception):
                 await self.ws.close(code=1011)
 
@@ -121,6 +148,7 @@ class Room:
         self.store = store
         self.config = config
         self.hub = hub
+        self.log = TableLog(log, table.id)
         self.cls: type[State] = get_game(table.game)
         self.state: State | None = None
         # every deal after the stored ones comes from the table's secret seed and its
@@ -258,11 +286,7 @@ class Room:
                 ) from None
         deals = [cls.deal_json(d) for d in state.deals_used]
         await self.store.put_deals(self.table.id, deals)
-        log.info(
-            "table %s: stored before deals were kept; its %d deal(s) are stored now",
-            self.table.id,
-            len(deals),
-        )
+        self.log.info("stored before deals were kept; its %d deal(s) are stored now", len(deals))
         return StoredGame(deals, rows.actions, rows.last_at)
 
     def close(self) -> None:
@@ -314,7 +338,7 @@ class Room:
                 statuses=("playing",),
             )
         except Exception:  # the database is away: the bot plays on, the person watches
-            log.warning("table %s: could not give seat %d back yet", self.table.id, seat)
+            self.log.warning("could not give the seat back yet", seat=seat)
             self.hub.database_lost()
             return
         info.replaced = False
@@ -339,7 +363,7 @@ class Room:
         if since is None:
             return
         left = max(0.0, self.config.grace_seconds - (time.monotonic() - since))
-        asyncio.get_running_loop().call_later(left, lambda: spawn(self._grace_over(seat)))
+        asyncio.get_running_loop().call_later(left, lambda: spawn(self._grace_over(seat), self.log))
 
     async def _grace_over(self, seat: int) -> None:
         since = self.away.get(seat)
@@ -353,7 +377,7 @@ class Room:
         try:
             await self.replace_with_bot(seat, reason="disconnected")
         except Exception:
-            log.warning("table %s: could not give seat %d to a bot yet", self.table.id, seat)
+            self.log.warning("could not give the seat to a bot yet", seat=seat)
             self.hub.database_lost()
 
     async def replace_with_bot(self, seat: int, reason: str) -> None:
@@ -384,7 +408,7 @@ class Room:
                 if c.seat == seat:
                     c.seat = None
                     c.send(self._welcome(c, None))
-        log.info("table %s: seat %d %s, %s bot plays it", self.table.id, seat, reason, level)
+        self.log.info("%s, the %s bot plays it", reason, level, seat=seat)
         self._broadcast_table()
         self._send_presence()
         await self.hub.on_replaced(self.table, seat, reason)
@@ -476,9 +500,23 @@ class Room:
     # --------------------------------------------------------------- moves
 
     async def submit(
-        self, seat: int, obj: Any, source: str = "player"
+        self, seat: int, obj: Any, source: str = "player", arrived: float | None = None
     ) -> tuple[bool, Refusal | None]:
-        """Apply an intent of ``seat``; returns (ok, why it was refused)."""
+        """Apply an intent of ``seat``; returns (ok, why it was refused).
+
+        ``source`` is who made it (player, bot or timeout); ``arrived`` when it came in
+        (``time.perf_counter()``; default now), for the latency a player feels.
+        """
+        if arrived is None:
+            arrived = time.perf_counter()
+        ok, why = await self._submit(seat, obj, source, arrived)
+        if why is not None:
+            self.hub.metrics.refused(why.reason)
+        return ok, why
+
+    async def _submit(
+        self, seat: int, obj: Any, source: str, arrived: float
+    ) -> tuple[bool, Refusal | None]:
         async with self.lock:
             state = self.state
             if state is None:
@@ -515,19 +553,21 @@ class Room:
                 return False, Refusal(str(e), e.reason, e.params)
             index = self.seq - 1  # action k is update k + 1 (update 1 is the first deal)
             dealt = self._dealt(trial)
+            writing = time.perf_counter()
             try:
                 await self.store.append_action(self.table.id, index, action.to_json(), dealt)
             except Exception:
-                log.warning(
-                    "table %s: could not store action %d (%s): the table waits for the database",
-                    self.table.id,
+                self.log.warning(
+                    "could not store action %d (%s): the table waits for the database",
                     index,
                     source,
                     exc_info=True,
+                    seat=seat,
                 )
                 self.unsure = True  # a commit that failed late may have gone through
                 self.hub.database_lost()
                 return False, NOT_STORED
+            self.hub.metrics.database_write_seconds.observe(time.perf_counter() - writing)
             # the end is stored before anybody hears of it too: whoever sees "game over"
             # may fetch the record and the replay at once
             result = await self._store_end(trial) if trial.over else None
@@ -538,8 +578,8 @@ class Room:
             self.state = trial  # no await between this and the publish
             self.stored_deals = trial.deals_used
             self.moves += 1
-            self.hub.moves += 1
             self._publish(events)
+            self.hub.metrics.move(source, time.perf_counter() - arrived)
             if result is not None:
                 self._announce_end(result)
         self._schedule()
@@ -572,7 +612,7 @@ class Room:
             await self.hub.on_finished(self.table, result)
             await self.store.set_status(self.table.id, "finished", result=result)
         except Exception:
-            log.warning("table %s: could not store its end yet", self.table.id, exc_info=True)
+            self.log.warning("could not store its end yet", exc_info=True)
             self.finish_pending = True
             self.hub.database_lost()
             return None
@@ -632,14 +672,12 @@ class Room:
         try:
             state, history = self._rebuild(rows)
         except Unresumable as e:
-            log.error("table %s: its stored game no longer replays: %s", self.table.id, e)
+            self.log.error("its stored game no longer replays: %s", e)
             return True
         before = self.seq
         self._install(state, history)
         self._update_timers()
-        log.info(
-            "table %s: took in %d move(s) stored during a fault", self.table.id, self.seq - before
-        )
+        self.log.info("took in %d move(s) stored during a fault", self.seq - before)
         for conn in self.conns:
             conn.send(self._welcome(conn, before))
         if state.over:
@@ -725,7 +763,7 @@ class Room:
             delay = max(0.0, self.deadline - time.time())
         else:
             return
-        self.timer = loop.call_later(delay, lambda: spawn(self._automatic()))
+        self.timer = loop.call_later(delay, lambda: spawn(self._automatic(), self.log))
 
     async def _automatic(self) -> None:
         """Let bots act (optional rights first); or play for a seat whose time ran out."""
@@ -739,7 +777,7 @@ class Room:
             left = float(self.options["muggins_wait"]) - (time.monotonic() - self.window_opened)
             if left > 0:
                 self.timer = asyncio.get_running_loop().call_later(
-                    left, lambda: spawn(self._automatic())
+                    left, lambda: spawn(self._automatic(), self.log)
                 )
                 return
         for seat in sorted(state.to_act, key=lambda s: s == turn):
@@ -755,17 +793,19 @@ class Room:
             if action is not None:
                 ok, why = await self.submit(seat, action, source="bot")
                 if not ok and why is not None and why.reason not in ("not_stored", "restarting"):
-                    log.error("table %s: bot of seat %d was refused: %s", self.table.id, seat, why)
+                    self.log.error("its bot was refused: %s", why, seat=seat)
                 # refused for the database: the table waits, and the bot moves when it is back
                 return
         timed_out = self.deadline is not None and time.time() >= self.deadline - 0.01
         if turn is not None and turn not in self.bots and timed_out:
+            arrived = time.perf_counter()
             stand_in = make_bot(
                 self.config.stand_in_bot, self.cls, turn, seed=self.rng.randrange(1 << 30)
             )
             chosen = stand_in.choose(self._view(turn))
+            self.hub.metrics.thought(stand_in.name, time.perf_counter() - arrived)
             if chosen is not None:
-                await self.submit(turn, chosen.to_json(), source="timeout")
+                await self.submit(turn, chosen.to_json(), source="timeout", arrived=arrived)
                 return
         self._schedule()
 
@@ -777,16 +817,19 @@ NOT_STORED = Refusal(
 )
 
 
-def spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    """Run a room's timer callback as a task whose failure is logged, never lost."""
+def spawn(
+    coro: Coroutine[Any, Any, Any], about: logging.Logger | TableLog = log
+) -> asyncio.Task[Any]:
+    """Run a timer callback as a task whose failure is logged (``about`` its table),
+    never lost."""
     task = asyncio.ensure_future(coro)
-    task.add_done_callback(_log_failure)
+    task.add_done_callback(lambda done: _log_failure(done, about))
     return task
 
 
-def _log_failure(task: asyncio.Task[Any]) -> None:
+def _log_failure(task: asyncio.Task[Any], about: logging.Logger | TableLog) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.error("a table's timer failed", exc_info=task.exception())
+        about.error("a timer failed", exc_info=task.exception())
 
 
 #: seconds between two heartbeats of a node (a restart's timers are that precise)
@@ -813,7 +856,9 @@ class RoomHub:
         self._pool: ProcessPoolExecutor | None = None
         self.rooms: dict[str, Room] = {}
         self.lobby: set[Conn] = set()
-        self.moves = 0
+        #: every figure of this node (/metrics); the live ones are read from this hub
+        self.metrics = Metrics(config.node)
+        self.metrics.watch(self)
         self.thinking = 0  # bot decisions under way in the worker processes
         self.set_aside = 0  # tables whose stored game could not be resumed
         self._lobby_pending = False
@@ -849,7 +894,7 @@ class RoomHub:
         try:
             room._install(*room._rebuild(await self.store.game_rows(room.table.id)))
         except Unresumable as e:
-            log.error("table %s: its finished game does not replay: %s", room.table.id, e)
+            room.log.error("its finished game does not replay: %s", e)
 
     async def open(self) -> int:
         """Start the node: note when it last ran, resume every playing table, beat."""
@@ -878,9 +923,9 @@ class RoomHub:
         except DATABASE_AWAY:
             raise  # not the table's fault: it is resumed when the database answers
         except Exception as e:  # a bug must not stop the club either; its trace is logged
-            log.exception("table %s: resuming it failed", room.table.id)
+            room.log.exception("resuming it failed")
             why = f"resuming it failed: {type(e).__name__}: {e}"
-        log.error("table %s set aside: %s", room.table.id, why)
+        room.log.error("set aside: %s", why)
         room.state = None
         room.table.status = "set_aside"
         room.table.problem = why
@@ -966,8 +1011,11 @@ class RoomHub:
     async def think(self, bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
         """A bot's decision: inline when cheap, else in a worker process (searches take up
         to a second of CPU, which must not stall every other table)."""
+        started = time.perf_counter()
         if bot.name in INLINE_BOTS:
-            return _think(bot, view)
+            decision = _think(bot, view)
+            self.metrics.thought(bot.name, time.perf_counter() - started)
+            return decision
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, min(2, os.cpu_count() or 1)),
@@ -975,9 +1023,18 @@ class RoomHub:
             )
         self.thinking += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, _think, bot, view)
+            decision = await asyncio.get_running_loop().run_in_executor(
+                self._pool, _think, bot, view
+            )
         finally:
             self.thinking -= 1
+        # the time a table waited for its bot: the queue for a worker included
+        self.metrics.thought(bot.name, time.perf_counter() - started)
+        return decision
+
+    def tables_live(self) -> int:
+        """Tables of this node being played (started, not over)."""
+        return sum(1 for r in self.rooms.values() if r.state is not None and not r.state.over)
 
     def connections(self) -> int:
         return len(self.lobby) + sum(len(r.conns) for r in self.rooms.values())

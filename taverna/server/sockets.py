@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -57,7 +58,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     pid = player["id"] if player else None
     address = accounts.client_address(config, websocket.headers, websocket.client)
-    admitted = hub.sockets.admit(address, pid)
+    admitted = _admit(hub, address, pid)
     if admitted is None:
         await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
         return
@@ -86,15 +87,25 @@ async def _table_session(
             await websocket.close(code=1013, reason="the database is not answering")
             return
     await websocket.accept()
-    conn = Conn(websocket, seat, player["id"] if player else None, config.socket_queue_bytes)
+    conn = Conn(
+        websocket,
+        seat,
+        player["id"] if player else None,
+        config.socket_queue_bytes,
+        table=room.table.id,
+        metrics=hub.metrics,
+    )
     pump = asyncio.create_task(conn.pump())
     budget = Budget(config.socket_rate)
+    received = hub.metrics.received["table"]
     joined = False
     try:
         while not conn.cut:
             text = await _receive_text(websocket)
             if text is None:
                 break
+            arrived = time.perf_counter()  # a move's latency is counted from here
+            received.inc()
             msg = _parse_message(conn, text, config.max_message)
             if msg is None:
                 continue
@@ -102,15 +113,17 @@ async def _table_session(
             # a welcome costs the server more than a move: a hello spends ten
             if not budget.spend(10 if kind == "hello" else 1):
                 if budget.refused > budget.count:
-                    await websocket.close(code=1008, reason="too many messages")
+                    hub.metrics.connections_refused.labels(limit="rate").inc()
+                    # after what it was told (its pongs, "too_fast"), not before
+                    conn.close_after(1008, "too many messages")
                     break
                 conn.send(error("too_fast", TOO_FAST.format(config.socket_rate), mid))
                 continue
             try:
-                joined = await _table_message(room, conn, msg, joined)
+                joined = await _table_message(room, conn, msg, joined, arrived)
             except Exception:
                 # a bug must not take the connection (or the table) with it
-                log.exception("table %s: a %s message failed", room.table.id, kind)
+                room.log.exception("a %s message failed", kind, seat=conn.seat)
                 conn.send(error("server_error", SERVER_ERROR, mid))
     finally:
         if joined:
@@ -124,7 +137,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     store: Store = websocket.app.state.store
     config: Config = websocket.app.state.config
     address = accounts.client_address(config, websocket.headers, websocket.client)
-    admitted = hub.sockets.admit(address, None)
+    admitted = _admit(hub, address, None)
     if admitted is None:
         await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
         return
@@ -136,7 +149,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await websocket.close(code=1013, reason="the database is not answering")
             return
         await websocket.accept()
-        conn = Conn(websocket, None, None, config.socket_queue_bytes)
+        conn = Conn(websocket, None, None, config.socket_queue_bytes, metrics=hub.metrics)
         hub.lobby.add(conn)
         pump = asyncio.create_task(conn.pump())
         conn.send(
@@ -146,16 +159,29 @@ async def lobby_socket(websocket: WebSocket) -> None:
             }
         )
         budget = Budget(config.socket_rate)
+        received = hub.metrics.received["lobby"]
         try:
             while not conn.cut and await _receive_text(websocket) is not None:
+                received.inc()
                 if not budget.spend() and budget.refused > budget.count:
-                    await websocket.close(code=1008, reason="too many messages")
+                    hub.metrics.connections_refused.labels(limit="rate").inc()
+                    conn.close_after(1008, "too many messages")
                     break
         finally:
             hub.lobby.discard(conn)
             await _stop(conn, pump)
     finally:
         hub.sockets.release(admitted)
+
+
+def _admit(hub: RoomHub, address: str, session: str | None) -> list[str] | None:
+    """A socket counted against its address's and session's limits, or None (and the
+    refusal counted) when one is reached."""
+    limit = hub.sockets.full(address, session)
+    if limit is not None:
+        hub.metrics.connections_refused.labels(limit=limit).inc()
+        return None
+    return hub.sockets.admit(address, session)
 
 
 def _parse_message(conn: Conn, text: str, limit: int) -> dict[str, Any] | None:
@@ -181,8 +207,11 @@ def _parse_message(conn: Conn, text: str, limit: int) -> dict[str, Any] | None:
     return msg
 
 
-async def _table_message(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> bool:
-    """Answer one message of a table's socket; whether the connection has joined now."""
+async def _table_message(
+    room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrived: float
+) -> bool:
+    """Answer one message of a table's socket (``arrived``: when it came in); whether
+    the connection has joined now."""
     kind, mid = msg["type"], msg.get("id")
     if kind == "hello":
         last = msg.get("last_seq")
@@ -194,21 +223,7 @@ async def _table_message(room: Room, conn: Conn, msg: dict[str, Any], joined: bo
             await room.join(conn, last)
             return True
     elif kind == "act":
-        if not joined:
-            conn.send(error("not_joined", "say hello first", mid))
-        elif conn.seat is None:
-            conn.send(error("spectator", "spectators cannot act", mid))
-        elif room.bot_plays(conn.seat):
-            conn.send(error("replaced", "a bot plays this seat now", mid))
-        elif "action" not in msg:
-            conn.send(error("bad_message", "an act message needs an 'action'", mid))
-        else:
-            ok, why = await room.submit(conn.seat, msg["action"])
-            if not ok and why is not None:
-                code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
-                conn.send(error(code, why.message, mid, why.reason, why.params))
-            elif mid is not None:
-                conn.send({"type": "ack", "id": mid, "seq": room.seq})
+        await _act(room, conn, msg, joined, arrived)
     elif kind == "ping":
         conn.send({"type": "pong", "id": mid})
     else:
@@ -216,9 +231,32 @@ async def _table_message(room: Room, conn: Conn, msg: dict[str, Any], joined: bo
     return joined
 
 
+async def _act(room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrived: float) -> None:
+    """An intent: the room judges it, unless it cannot be one from this connection."""
+    mid, seat = msg.get("id"), conn.seat
+    if not joined:
+        refusal = error("not_joined", "say hello first", mid)
+    elif seat is None:
+        refusal = error("spectator", "spectators cannot act", mid)
+    elif room.bot_plays(seat):
+        refusal = error("replaced", "a bot plays this seat now", mid)
+    elif "action" not in msg:
+        refusal = error("bad_message", "an act message needs an 'action'", mid)
+    else:
+        ok, why = await room.submit(seat, msg["action"], arrived=arrived)
+        if not ok and why is not None:
+            code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
+            conn.send(error(code, why.message, mid, why.reason, why.params))
+        elif mid is not None:
+            conn.send({"type": "ack", "id": mid, "seq": room.seq})
+        return
+    room.hub.metrics.refused(refusal["code"])  # refused before the room saw it
+    conn.send(refusal)
+
+
 async def _stop(conn: Conn, pump: asyncio.Task[None]) -> None:
-    """End a connection's sender; one cut off is given a moment to say so (1008)."""
-    if conn.cut and not pump.done():
+    """End a connection's sender; one cut off or closing is given a moment to say so."""
+    if (conn.cut or conn.farewell is not None) and not pump.done():
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(asyncio.shield(pump), 10)
     pump.cancel()
