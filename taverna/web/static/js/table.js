@@ -11,7 +11,7 @@ import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { html, setMarkup } from './html.js';
-import { gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
+import { gameTitle, keepFocus, plainName, seatName, settingsChips, toast, copyText } from './ui.js';
 import dominoes from './games/dominoes.js';
 import cards from './games/cards.js';
 import mus from './games/mus.js';
@@ -268,7 +268,6 @@ export function mount(app, tableId) {
       return;
     }
     const x = S.table;
-    const chips = settingsSummary(x.game, x.settings, x.options).map((c) => html`<span class="chip">${c}</span>`);
     const playing = !!S.view;
     const seated = S.seat !== null;
     setMarkup(
@@ -278,7 +277,7 @@ export function mount(app, tableId) {
         <div class="table-title">
           <a class="back-link" href="#/" aria-label="${t('nav.lobby')}">←</a>
           <h1>${gameTitle(x.game)}</h1>
-          <div class="chips">${chips}</div>
+          ${settingsChips(x.game, x.settings, x.options)}
         </div>
         <div class="table-tools">
           ${seated ? '' : html`<span class="badge watching">${t('table.watching')}</span>`}
@@ -411,7 +410,8 @@ export function mount(app, tableId) {
       <aside class="side">
         ${
           summary && S.summaryOpen
-            ? html`<section class="panel hand-summary" aria-label="${t('summary.title')}">
+            ? html`<section class="panel hand-summary" aria-labelledby="summary-title">
+                <h2 class="sr-only" id="summary-title">${t('summary.title')}</h2>
                 <button class="close" data-close-summary data-key="close-summary" aria-label="${t('close')}">×</button>
                 ${summary}</section>`
             : ''
@@ -428,13 +428,14 @@ export function mount(app, tableId) {
         }
         <section class="panel log" aria-labelledby="log-title">
           <h2 id="log-title">${t('table.log')}</h2>
-          <ol class="log-list" aria-live="off">${S.log
-            .slice(-60)
-            .reverse()
-            .map((entry) => {
-              const l = logLine(entry, c);
-              return html`<li class="${l.cls || ''}"${l.kind ? html` data-event="${l.kind}"` : ''}>${l.html}</li>`;
-            })}</ol>
+          <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0">
+            <ol class="log-list">${S.log
+              .slice(-60)
+              .reverse()
+              .map((entry) => {
+                const l = logLine(entry, c);
+                return html`<li class="${l.cls || ''}"${l.kind ? html` data-event="${l.kind}"` : ''}>${l.html}</li>`;
+              })}</ol></div>
         </section>
       </aside>
     </div>`;
@@ -477,7 +478,7 @@ export function mount(app, tableId) {
       if (!s.replaced || !s.player || s.seat === S.seat) continue;
       items.push(html`<li class="replaced" data-seat="${s.seat}"><span>${t('presence.replaced', { name: s.player })}</span></li>`);
     }
-    return items.length ? html`<ul class="presence" role="status">${items}</ul>` : '';
+    return items.length ? html`<div role="status"><ul class="presence">${items}</ul></div>` : '';
   }
 
   /** "a bot takes the seat in 0:42": the grace period left, by the server's clock. */

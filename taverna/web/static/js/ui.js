@@ -107,6 +107,13 @@ export function settingsSummary(game, settings, options = {}) {
   return out;
 }
 
+/** A table's settings as chips in its head (markup). On a phone they are one row that
+ * scrolls sideways: the row takes the focus, so that a keyboard can scroll it too. */
+export function settingsChips(game, settings, options) {
+  const chips = settingsSummary(game, settings, options).map((c) => html`<span class="chip">${c}</span>`);
+  return html`<div class="chips" role="region" aria-label="${t('table.settings')}" tabindex="0">${chips}</div>`;
+}
+
 /** An official (ranked) game, wherever it is shown (lobby, table, histories): the sword
  * mark, named for screen readers, and its stake in words (markup). */
 export function officialBadge(stake) {

@@ -285,7 +285,7 @@ const mus = {
         const sel = ui.discard.includes(card);
         return discarding
           ? html`<button class="hand-card spanish playable${sel ? ' selected' : ''}" data-card="${card}" data-key="card-${card}"
-              aria-pressed="${sel}" aria-label="${cardLabel(card)}">${spanishCard(card)}</button>`
+              aria-pressed="${sel}">${spanishCard(card, { label: cardLabel(card) })}</button>`
           : html`<span class="hand-card spanish" role="img" aria-label="${cardLabel(card)}">${spanishCard(card)}</span>`;
       });
     const buttons = [];
