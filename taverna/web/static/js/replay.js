@@ -124,7 +124,7 @@ export function mount(app, tableId) {
           <section class="panel scores"><h2>${t('table.scores')}</h2>${g.scores(c)}</section>
           ${summary ? html`<section class="panel hand-summary in-side"><h2>${t('summary.title')}</h2>${summary}</section>` : ''}
           <section class="panel log" aria-labelledby="log-title"><h2 id="log-title">${t('table.log')}</h2>
-            <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0">
+            <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0" data-key="log">
               <ol class="log-list">${log
                 .slice(-80)
                 .reverse()

@@ -225,10 +225,11 @@ const cards = {
     const cardsHtml = hand
       .map((card) => {
         const ok = myTurn && !!playOf(c, card);
-        // named by its picture (the card's indices are part of it)
+        // named by its picture; focusable even when it cannot be played (aria-disabled), so
+        // the focus stays in the hand while the others play
         return html`<button class="hand-card${ok ? ' playable' : ''}" data-card="${card}" data-key="card-${card}"
-          ${ok ? '' : html`disabled`}>${frenchCard(card, { label: cardLabel(card) })}${
-            ok ? '' : html`<span class="sr-only">, ${t('cards.cannot_play')}</span>`
+          ${ok ? '' : html`aria-disabled="true"`}>${frenchCard(card, { label: cardLabel(card) })}${
+            myTurn && !ok ? html`<span class="sr-only">, ${t('cards.cannot_play')}</span>` : ''
           }</button>`;
       });
     const has = (type) => c.legal.some((a) => a.type === type);
@@ -345,7 +346,7 @@ function roundList(c, round, title, { newestFirst = false } = {}) {
   if (newestFirst) items.reverse();
   // the list scrolls in a box that takes the focus, so that a keyboard scrolls it too
   return html`<details class="credits" open><summary>${title}</summary><div class="credits-scroll" role="log" aria-live="off"
-    aria-label="${title}" tabindex="0"><ol${newestFirst ? html` class="newest-first"` : ''}>${items}</ol></div></details>`;
+    aria-label="${title}" tabindex="0" data-key="credits-${newestFirst ? 'round' : 'summary'}"><ol${newestFirst ? html` class="newest-first"` : ''}>${items}</ol></div></details>`;
 }
 
 export default cards;

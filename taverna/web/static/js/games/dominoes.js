@@ -312,9 +312,8 @@ const dominoes = {
         const sel = c.ui.selected && same(c.ui.selected, tile);
         const drawn = v.drawn && same(v.drawn, tile);
         return html`<button class="hand-tile${ok ? ' playable' : ''}${sel ? ' selected' : ''}${drawn ? ' drawn' : ''}"
-          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? html`draggable="true"` : html`disabled`}
-          aria-pressed="${sel ? 'true' : 'false'}"
-          aria-label="${tileLabel(tile)}${ok ? '' : `, ${t('dom.cannot_play')}`}">${domino(tile, {
+          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? html`draggable="true"` : html`aria-disabled="true"`}
+          aria-pressed="${sel ? 'true' : 'false'}" aria-label="${tileLabel(tile)}${mine && !ok ? `, ${t('dom.cannot_play')}` : ''}">${domino(tile, {
             vertical: true,
           })}</button>`;
       });
@@ -359,6 +358,9 @@ const dominoes = {
         }
         c.ui.selected = c.ui.selected && same(c.ui.selected, tile) ? null : tile;
         c.rerender();
+        // the tile fits both ends: the end is the next choice, and the focus goes there
+        // (Escape brings it back to the tile)
+        if (c.ui.selected) c.focus('.felt .end-target.fits');
       };
       b.ondragstart = (e) => {
         e.dataTransfer.setData('text/plain', tile);
@@ -412,8 +414,10 @@ const dominoes = {
       c.ui.selected = null;
       c.act(choice); // the legal move as the server listed it
     } else if (k === 'escape' && c.ui.selected) {
+      const tile = c.ui.selected;
       c.ui.selected = null;
       c.rerender();
+      c.focus(`.felt [data-tile="${tile}"]`);
     } else return false;
     return true;
   },

@@ -292,9 +292,9 @@ const mus = {
     const amountMin = Math.min(...c.legal.filter((a) => a.amount).map((a) => a.amount), 2);
     ui.amount = Math.max(amountMin, Math.min(MAX_BET, ui.amount || amountMin));
     const stepper = html`<span class="stepper" role="group" aria-label="${t('mus.amount')}">
-      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${t('mus.less')}"${ui.amount <= amountMin ? html` disabled` : ''}>−</button>
+      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${t('mus.less')}"${ui.amount <= amountMin ? html` aria-disabled="true"` : ''}>−</button>
       <output aria-live="polite">${ui.amount}</output>
-      <button class="btn step" data-step="1" data-key="step-up" aria-label="${t('mus.more')}"${ui.amount >= MAX_BET ? html` disabled` : ''}>+</button></span>`;
+      <button class="btn step" data-step="1" data-key="step-up" aria-label="${t('mus.more')}"${ui.amount >= MAX_BET ? html` aria-disabled="true"` : ''}>+</button></span>`;
     const btn = (type, label, cls = '') =>
       html`<button class="btn action ${cls}" data-act="${type}" data-key="act-${type}">${label}</button>`;
     if (has('mus')) buttons.push(btn('mus', t('mus.mus'), 'primary'));
