@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,3 +39,100 @@ def chromium(playwright_api: Any) -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+# ----------------------------------------------------------------- accessibility
+
+#: the two sizes every page is checked at: a laptop and a phone
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SIZES = (DESKTOP, PHONE)
+
+#: axe-core's rules, all of them but two kinds that axe itself leaves off unless asked:
+#: those it has deprecated and those of WCAG's AAA level (Taverna aims at AA). Its
+#: experimental rules run too (label-content-name-mismatch is one).
+AXE_RUN = """async () => {
+  const rules = Object.fromEntries(axe.getRules()
+    .filter((r) => !r.tags.includes('deprecated') && !r.tags.includes('wcag2aaa'))
+    .map((r) => [r.ruleId, { enabled: true }]));
+  const result = await axe.run(document, { rules, resultTypes: ['violations'] });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({
+      target: n.target.map(String), html: n.html, why: n.failureSummary || '',
+    })),
+  }));
+}"""
+
+#: two frames: the page has drawn what a resize made it lay out again
+SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+_axe_script: str | None = None
+
+#: the checks of this run and the seconds they took (said at the end: tests/conftest.py)
+SPENT = {"checks": 0, "runs": 0, "seconds": 0.0}
+
+
+def _axe() -> str:
+    global _axe_script
+    if _axe_script is None:
+        from axe_playwright_python.sync_playwright import Axe
+
+        _axe_script = Axe().axe_script
+    return _axe_script
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    """What axe finds wrong with the page as it is now (its size, its state)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(_axe())
+    found: list[dict[str, Any]] = page.evaluate(AXE_RUN)
+    return found
+
+
+def report(found: list[dict[str, Any]]) -> str:
+    """Violations as people read them: rule, impact, what to fix, and each element."""
+    lines = []
+    for v in found:
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']}")
+        for n in v["nodes"]:
+            lines.append(f"    {' '.join(n['target'])}")
+            lines.append(f"        {' '.join(n['html'].split())[:300]}")
+            for why in n["why"].splitlines()[1:]:
+                lines.append(f"        - {why.strip()}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page: Any, where: str, sizes: tuple[dict[str, int], ...] = SIZES) -> None:
+    """axe-core finds nothing wrong with the page as it is, at each of ``sizes``.
+
+    The page is judged at rest and from its top: animations stop (the page honours
+    prefers-reduced-motion), so a panel halfway through fading in is not taken for one
+    of too little contrast, and the page is scrolled to the top, so that a control
+    scrolled under the sticky top bar is not taken for one too small to touch. The
+    viewport is set to each size in turn; size and scroll are put back afterwards.
+    Call it where nothing moves the page meanwhile (a player's turn: the bots wait).
+    """
+    start = time.perf_counter()
+    before = page.viewport_size
+    scrolled = page.evaluate("[scrollX, scrollY]")
+    page.emulate_media(reduced_motion="reduce")
+    problems = []
+    try:
+        for size in sizes:
+            if page.viewport_size != size:
+                page.set_viewport_size(size)
+            page.evaluate("scrollTo(0, 0)")
+            page.evaluate(SETTLED)
+            found = violations(page)
+            SPENT["runs"] += 1
+            if found:
+                problems.append(f"--- at {size['width']}×{size['height']}:\n{report(found)}")
+    finally:
+        if before and page.viewport_size != before:
+            page.set_viewport_size(before)
+        page.evaluate("([x, y]) => scrollTo(x, y)", scrolled)
+        page.emulate_media(reduced_motion="null")
+        SPENT["checks"] += 1
+        SPENT["seconds"] += time.perf_counter() - start
+    assert not problems, f"axe-core: {where}\n" + "\n".join(problems)

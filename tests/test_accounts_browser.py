@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 
 from .accounts_helpers import ACCOUNT_ENV, Member, unique, wait_finished
-from .browser_helpers import chromium
+from .browser_helpers import assert_accessible, chromium
 from .server_helpers import Server, database_url
 from .test_accounts_play import official_dominoes, play_all
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 LANG = Path(__file__).resolve().parent.parent / "taverna" / "web" / "static" / "js" / "lang"
@@ -64,6 +66,7 @@ def test_register_see_the_ledger_log_out_and_in(server: Server, page: Any) -> No
     form.locator("button").click()
     error = form.locator(".error")
     playwright_api.expect(error).to_contain_text("at least 10 characters")
+    assert_accessible(page, "/account: a password refused")
 
     form.locator("input[name=password]").fill("a long enough secret")
     form.locator("button").click()
@@ -71,6 +74,7 @@ def test_register_see_the_ledger_log_out_and_in(server: Server, page: Any) -> No
     playwright_api.expect(page.locator("#chips")).to_have_text("1,000")
     playwright_api.expect(page.locator("#ledger tbody tr")).to_have_count(1)
     playwright_api.expect(page.locator("#ledger tbody")).to_contain_text("Welcome gift")
+    assert_accessible(page, "/account: logged in, the ledger")
     cookie = next(c for c in page.context.cookies() if c["name"] == "taverna_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
 
@@ -106,6 +110,7 @@ def test_the_ranking_page_and_a_profile(server: Server, page: Any) -> None:
     playwright_api.expect(
         page.locator("tbody tr", has_text=loser.name).locator("td").nth(2)
     ).to_have_text("-10")
+    assert_accessible(page, "a ranking")
     page.locator("nav.tabs a", has_text="Mus").click()
     playwright_api.expect(page.locator("main")).to_contain_text("Nobody is ranked yet")
     page.go_back()
@@ -115,6 +120,7 @@ def test_the_ranking_page_and_a_profile(server: Server, page: Any) -> None:
     game = page.locator("main table").nth(1).locator("tbody tr").first
     playwright_api.expect(game).to_contain_text("won")
     playwright_api.expect(game).to_contain_text("+12")
+    assert_accessible(page, "a profile, an official game won")
     assert game.locator("a", has_text="Replay").get_attribute("href") == f"/#/replay/{tid}"
 
 
@@ -129,6 +135,7 @@ def test_the_ranking_of_an_unknown_game_says_so(server: Server, page: Any) -> No
     links = page.locator("nav.tabs a")
     playwright_api.expect(links).to_have_count(3)
     assert page.locator("nav.tabs a[aria-current]").count() == 0
+    assert_accessible(page, "the ranking of no game")
     links.nth(2).click()
     playwright_api.expect(page.locator("main h1")).to_have_text("Ranking: Mus")
 

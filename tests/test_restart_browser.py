@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .browser_helpers import chromium
+from .browser_helpers import assert_accessible, chromium
 from .server_helpers import Person, Server, database_url, drop_database
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -52,6 +52,7 @@ def test_the_page_says_the_server_restarts_and_comes_back_by_itself(tmp_path: An
             server.proc.wait(20)
             net = page.locator("#net")
             net.filter(has_text=EN["net.restarting"]).wait_for()
+            assert_accessible(page, "a table while the server restarts")
 
             again = Server(url, **env)
             again.port = server.port  # the page comes back to the address it knows

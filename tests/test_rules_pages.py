@@ -20,7 +20,7 @@ import pytest
 from taverna.games import ALIASES, GAMES
 from taverna.server.guard import CSP
 
-from .browser_helpers import chromium
+from .browser_helpers import assert_accessible, chromium
 from .server_helpers import Server, database_url
 from .test_web_hostile import INJECTED, WATCH
 
@@ -203,10 +203,14 @@ def test_every_game_has_its_page_in_every_language(browser: Any, server: Server,
     playwright_api.expect(games).to_have_text([strings(lang)[TITLE_KEYS[g]] for g in GAMES])
     assert [games.nth(i).get_attribute("href") for i in range(3)] == [f"/rules/{g}" for g in GAMES]
     tab.clean(f"/rules in {lang}")
+    if lang == "en":  # axe-core: the pages of one language (the others have their structure)
+        assert_accessible(page, "/rules")
     for game in GAMES:
         page = tab.open(f"/rules/{game}", ".rules-text")
         expect_game_page(page, lang, game)
         tab.clean(f"/rules/{game} in {lang}")
+        if lang == "en":
+            assert_accessible(page, f"/rules/{game}")
         if lang in ("en", "it"):
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"rules-{game}-{lang}.png"), full_page=True)
@@ -248,6 +252,7 @@ def test_an_unknown_game_is_a_404_that_says_so(browser: Any, server: Server) -> 
     assert page.locator(".rules-text").count() == 0  # not another game's rules
     expect(page.locator(".rules-games h2 a")).to_have_count(3)
     tab.clean("/rules/chess")
+    assert_accessible(page, "/rules/chess (404)")
     page.locator(".rules-games a[href='/rules/mus']").click()
     expect_game_page(page, "en", "mus")
     tab.close()

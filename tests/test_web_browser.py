@@ -22,7 +22,7 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 from .accounts_helpers import PASSWORD, unique, wait_finished
-from .browser_helpers import chromium
+from .browser_helpers import assert_accessible, chromium
 from .server_helpers import Person, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -69,7 +69,15 @@ class Browser:
         self.page.set_default_timeout(15000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.checked: set[str] = set()
         ARTIFACTS.mkdir(exist_ok=True)
+
+    def accessible(self, where: str) -> None:
+        """axe-core finds nothing wrong with the page as it is (at a laptop's and a phone's
+        size), the first time the test comes to ``where``."""
+        if where not in self.checked:
+            self.checked.add(where)
+            assert_accessible(self.page, where)
 
     def open(self, path: str = "/") -> Any:
         self.page.goto(self.server.http + path)
@@ -93,7 +101,10 @@ class Browser:
         fields: dict[str, str] | None = None,
         who: list[str] | None = None,
         practice: bool = False,
+        check: bool = False,
     ) -> str:
+        """A new table through the lobby's dialog (``check``: axe-core looks at the
+        dialog filled in); its id."""
         page = self.page
         page.click(f"[data-new='{game}']")
         dialog = page.locator("#name-dialog")
@@ -106,6 +117,8 @@ class Browser:
             form.locator("select[name=seats]").select_option(str(seats))
         for field, value in (fields or {}).items():
             el = form.locator(f"[name={field}]")
+            if not el.is_visible():  # among the more options
+                form.locator("details.more summary").click()
             if el.evaluate("e => e.tagName") == "SELECT":
                 el.select_option(value)
             else:
@@ -113,9 +126,12 @@ class Browser:
         for i, w in enumerate(who or []):
             form.locator(f"[data-who='{i}']").select_option(w)
         if practice:
-            form.locator("details.more summary").click()
+            if not form.locator("[name=practice]").is_visible():
+                form.locator("details.more summary").click()
             form.locator("[name=practice]").check()
         self.shot(f"create-{game}")
+        if check:
+            self.accessible(f"the new-table dialog ({game})")
         form.locator("button[type=submit]").click()
         page.wait_for_url(re.compile(r"#/table/"))
         page.wait_for_selector(".felt")
@@ -174,9 +190,16 @@ def play_loop(tab: Browser, step: Any, seconds: float = 150) -> int:
 def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     tab = Browser(browser, server)
     page = tab.open()
+    page.wait_for_selector("#history-list :is(ul, .empty)")
     tab.shot("lobby")
+    tab.accessible("the lobby")
     tid = tab.create_table(
-        "muggins-dominoes", "Ana", seats=2, fields={"target": "30"}, who=["me", "greedy"]
+        "muggins-dominoes",
+        "Ana",
+        seats=2,
+        fields={"target": "30"},
+        who=["me", "greedy"],
+        check=True,
     )
     page.wait_for_selector(".hand-tile")
     tab.shot("dominoes-start")
@@ -189,6 +212,10 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
             page.wait_for_selector("#net[data-reconnected]")
             state["dropped"] = True
             tab.shot("dominoes-reconnected")
+        if page.locator(".me-plate.turn").count():  # my turn: the bot waits
+            tab.accessible("dominoes: my turn")
+            if page.locator(".hand-summary").count():
+                tab.accessible("dominoes: a hand summed up")
         if not state["dragged"]:
             # drag a tile onto the end it fits
             onto_end = page.locator(
@@ -238,6 +265,7 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     assert watcher.page.locator(".badge.watching").count() == 1
     assert watcher.page.locator(".hand-tile").count() == 0  # a spectator sees no tiles
     watcher.shot("dominoes-spectator")
+    watcher.accessible("dominoes, watched")
     watcher.close()
 
     moves = play_loop(tab, step)
@@ -247,9 +275,11 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     assert over.locator(".final li").count() == 2
     assert page.locator(".sheet").count() >= 2  # the paper score sheet
     tab.shot("dominoes-over")
+    tab.accessible("dominoes: game over")
     page.click("[data-close-over]")
     page.wait_for_selector(".log-list li[data-event=game_end]")
     tab.shot("dominoes-final-table")
+    tab.accessible("dominoes: the table after the game")
 
     # the replay: every hand revealed, step by step
     page.goto(f"{server.http}/#/replay/{tid}")
@@ -260,6 +290,7 @@ def test_dominoes_game_against_a_bot(browser: Any, server: Server) -> None:
     page.click("[data-go=last]")
     page.wait_for_selector(".replay .log-list li[data-event], .replay .log-list li.win")
     tab.shot("dominoes-replay")
+    tab.accessible("dominoes replay")
     tab.close()
 
 
@@ -288,6 +319,11 @@ def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     tab.shot("cards-refused")
 
     def step() -> bool:
+        # my turn, no score waiting to be claimed: nothing moves until I play
+        if page.locator(".me-plate.turn").count() and not page.locator(".pending-box").count():
+            tab.accessible("cards: my turn")
+            if page.locator(".hand-summary").count():
+                tab.accessible("cards: a round summed up")
         for act in ("claim", "muggins"):
             button = page.locator(f"[data-act={act}]")
             if button.count():
@@ -306,6 +342,8 @@ def test_cards_game_against_a_bot(browser: Any, server: Server) -> None:
     play_loop(tab, step)
     tab.shot("cards-over")
     assert page.locator(".game-over .final li").count() == 2
+    assert "cards: my turn" in tab.checked
+    tab.accessible("cards: game over")
     tab.close()
 
 
@@ -326,13 +364,18 @@ def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
         actions = page.locator(".mus-actions")
         if not actions.count():
             return False
+        # my turn to speak: the bots wait
+        if page.locator(".hand-summary").count():
+            tab.accessible("mus: a hand summed up")
         if page.locator("[data-discard]").count():
             # choose the first card, then discard it
             page.locator(".mus-hand button.hand-card").first.click()
+            tab.accessible("mus: discarding, a card chosen")
             tab.click_and_wait(page.locator("[data-discard]"))
             did.add("discard")
             return True
         if "mus" not in did and page.locator("[data-act=mus]").count():
+            tab.accessible("mus: mus or no mus")
             did.add("mus")
             tab.click_and_wait(page.locator("[data-act=mus]"))
             return True
@@ -344,11 +387,14 @@ def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
             assert "3" in page.locator("[data-act=bet]").inner_text()
             did.add("envido")
             tab.shot("mus-betting")
+            tab.accessible("mus: betting")
             tab.click_and_wait(page.locator("[data-act=bet]"))
             return True
         for act in ("ordago", "accept"):
             button = page.locator(f"[data-act={act}]")
             if button.count():
+                if act == "accept":
+                    tab.accessible("mus: answering a bet")
                 did.add(act)
                 tab.click_and_wait(button)
                 return True
@@ -361,10 +407,12 @@ def test_mus_game_with_three_bots(browser: Any, server: Server) -> None:
     play_loop(tab, step, seconds=180)
     tab.shot("mus-over")
     assert page.locator(".game-over .final li").count() == 2
+    tab.accessible("mus: game over")
     page.click("[data-close-over]")
     if page.locator("[data-open-summary]").count():
         page.click("[data-open-summary]")
     tab.shot("mus-final-table")
+    tab.accessible("mus: the table after the game")
     tab.close()
 
 
@@ -415,6 +463,7 @@ def test_the_new_table_form_checks_numbers_and_seats_before_asking(
     assert page.evaluate("document.activeElement.name") == "turn_seconds"
     assert not posts, posts  # nothing was sent while a field was wrong
     tab.shot("create-invalid")
+    tab.accessible("the new-table dialog, two fields wrong")
 
     # one "me": taking another seat moves you, your old seat takes what that one had
     form.locator("input[name=game][value=mus]").check()
@@ -450,8 +499,10 @@ def test_a_first_visit_logs_no_error(browser: Any, server: Server) -> None:
     for path in ("/account", "/ranking/mus"):
         page.goto(server.http + path)
         page.wait_for_selector("main h1")
+        assert_accessible(page, f"{path}, a first visit")
     page.goto(server.http + "/docs")
     page.wait_for_load_state("networkidle")
+    assert_accessible(page, "the API's page (/docs)")
     assert not problems, problems
     context.close()
 
@@ -480,6 +531,7 @@ def test_a_guest_is_told_a_name_is_registered_and_may_choose_another(
     )
     assert dialog.is_visible() and dialog.locator("input").get_attribute("aria-invalid") == "true"
     tab.shot("name-registered")
+    tab.accessible("the name dialog, a name refused")
     dialog.locator("input").fill(f"{owner} the guest")
     dialog.locator("button[value=ok]").click()
     page.locator("#create-dialog form").wait_for()  # on to the new table
@@ -650,10 +702,10 @@ def test_this_round_shows_the_newest_credit_in_sight(browser: Any, server: Serve
             document.getElementById('app').prepend(box);
         }"""
     )
-    listing = page.locator(".side .credits ol")
-    first = listing.locator("li").first
+    listing = page.locator(".side .credits-scroll")  # the list, in the box it scrolls in
+    first = listing.locator("ol li").first
     assert "+30" in first.inner_text()  # the newest credit leads
-    assert listing.evaluate("ol => ol.scrollHeight > ol.clientHeight")  # the list scrolls
+    assert listing.evaluate("box => box.scrollHeight > box.clientHeight")  # the list scrolls
     box, item = listing.bounding_box(), first.bounding_box()
     assert (
         box
@@ -1055,6 +1107,7 @@ def test_replay_captions_show_tiles_and_cards_as_the_table_does(
         label = things.first.get_attribute("aria-label") or ""
         assert label.startswith("tile ") or " of " in label, label  # "3 of diamonds"
         tab.shot(f"replay-caption-{game}")
+        tab.accessible(f"{game} replay, a step with its caption")
     tab.close()
 
 
@@ -1070,8 +1123,12 @@ def test_a_long_name_is_cut_with_an_ellipsis_on_a_phone(browser: Any, server: Se
     assert width <= 392, width  # nothing scrolls sideways
     plate = page.locator(".me-plate .nm")
     assert name in (plate.get_attribute("title") or "")  # the whole name in the tooltip
-    assert plate.evaluate(
-        "e => e.scrollWidth > e.clientWidth && getComputedStyle(e).textOverflow === 'ellipsis'"
+    # read in one step of the page's own: the bots play on and the page draws the plate
+    # anew (an element found in one call may be gone, measuring 0, in the next)
+    assert page.evaluate(
+        """() => { const e = document.querySelector('.me-plate .nm');
+                   return e.scrollWidth > e.clientWidth
+                       && getComputedStyle(e).textOverflow === 'ellipsis'; }"""
     )
     tab.shot("phone-long-name")
     page.goto(server.http + "/#/")
@@ -1095,6 +1152,7 @@ def test_an_unknown_table_says_so_without_a_socket(browser: Any, server: Server)
     assert not [u for u in sockets if "/ws/tables/" in u], sockets
     # the one error is the table's own 404 (GET /api/tables/nosuchtable): no refused socket
     assert all("404" in p for p in problems), problems
+    tab.accessible("a table nobody has")
     tab.close()
 
 
@@ -1122,6 +1180,7 @@ def test_a_page_nobody_has_is_the_sites_own_404(browser: Any, server: Server) ->
     h1 = page.locator(".not-found h1")
     playwright_api.expect(h1).to_have_text(strings("en")["page.not_found"])
     assert page.locator("header.topbar #nav a[href='/account']").count() == 1
+    tab.accessible("a page nobody has (404)")
     page.select_option("#lang", "nl")
     playwright_api.expect(h1).to_have_text(strings("nl")["page.not_found"])
     page.select_option("#lang", "en")

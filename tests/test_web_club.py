@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from .accounts_helpers import ACCOUNT_ENV, Member, wait_finished
+from .browser_helpers import assert_accessible
 from .server_helpers import Person, Server, database_url
 from .test_accounts_play import play_all
 from .test_web_browser import ARTIFACTS, BOXES, Browser, finish_bots_only, in_sight, strings
@@ -120,6 +121,7 @@ def test_a_game_on_one_address_is_said_to_count_for_nobody(browser: Any, server:
     playwright_api.expect(note).to_have_text(en["table.shared_address"])
     assert note.get_attribute("role") == "note"
     tab.shot("newcomer-shared-address-before")
+    assert_accessible(page, "an official table's seats, a shared address said")
     page.wait_for_selector(".felt")  # the host's page starts the full table
     playwright_api.expect(note).to_be_visible()  # and while it is played
     tab.shot("newcomer-shared-address-playing")
@@ -132,6 +134,7 @@ def test_a_game_on_one_address_is_said_to_count_for_nobody(browser: Any, server:
     playwright_api.expect(over.locator(".over-note")).to_have_text(en["over.shared_address"])
     assert over.get_attribute("aria-describedby") == "over-note"
     tab.shot("newcomer-shared-address-over")
+    assert_accessible(page, "game over, the game voided")
     assert ana.chips() == 1000 and bea.chips() == 1000
 
     page.goto(f"{server.http}/account")
@@ -141,12 +144,14 @@ def test_a_game_on_one_address_is_said_to_count_for_nobody(browser: Any, server:
     )
     playwright_api.expect(ledger.first.locator("td").nth(3)).to_have_text("+100")
     tab.shot("newcomer-shared-address-ledger")
+    assert_accessible(page, "a member's account, the ledger")
 
     page.goto(f"{server.http}/players/{ana.name}")
     row = page.locator("main table").last.locator("tbody tr").first
     playwright_api.expect(row.locator(".voided")).to_have_text(en["club.voided"])
     playwright_api.expect(row.locator("td").nth(4)).to_have_text("—")  # not "0 points"
     tab.shot("newcomer-shared-address-profile")
+    assert_accessible(page, "a member's profile, a voided game")
     for lang in LANGUAGES[1:]:  # said in every language
         page.select_option("#lang", lang)
         playwright_api.expect(row.locator(".voided")).to_have_text(strings(lang)["club.voided"])
@@ -192,6 +197,7 @@ def test_practice_bots_forget_about_one_score_in_three(browser: Any, server: Ser
         assert words in strings(lang)["set.practice_hint"], lang
     form.locator("[name=practice]").check()
     tab.shot("newcomer-practice-form")
+    tab.accessible("the new-table dialog, more options open")
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"#/table/"))
     [body] = bodies
@@ -228,9 +234,12 @@ CARDS_SUMMARY = """async (names) => {
   const c = { view: { scores: [48, 52], target: 61 }, seats: 2, me: null,
               notes: { lastRound: { n: 4, items, scores: [48, 52] } },
               name: (s) => names[s], label: (s) => names[s] };
+  // as js/table.js draws the page around it
   setMarkup(document.getElementById('app'), html`<div class="table-page">
+    <header class="table-head"><h1>Muggins cards</h1></header>
     <div class="table-layout"><section class="felt"></section><aside class="side">
-      <section class="panel hand-summary">${cards.summary(c)}</section>
+      <section class="panel hand-summary" aria-labelledby="summary-title">
+        <h2 class="sr-only" id="summary-title">Hand summary</h2>${cards.summary(c)}</section>
     </aside></div></div>`);
 }"""
 
@@ -316,6 +325,8 @@ def test_hand_summaries_break_no_word_at_390_px(
                 page.locator(".hand-summary").screenshot(
                     path=str(ARTIFACTS / f"newcomer-summary-{game}-{lang}-390.png")
                 )
+            if lang == "en":
+                tab.accessible(f"{game}: the last hand summed up")
     tab.close()
 
 
@@ -468,6 +479,7 @@ def test_finished_games_show_their_date_players_and_score(
         assert "winner" in (sides.nth(w).get_attribute("class") or "")
         assert "winner" not in (sides.nth(1 - w).get_attribute("class") or "")
     tab.shot("newcomer-lobby-history")
+    tab.accessible("the lobby, finished games")
     tab.close()
 
 
@@ -542,6 +554,8 @@ def test_the_winner_is_said_in_one_form_in_every_language(
             else:
                 said = one.replace("{name}", names[w])
             playwright_api.expect(title).to_have_text(said)
+            if lang == "en":
+                tab.accessible(f"{table['game']}: game over, watched")
         if lang == "it":
             tab.shot("newcomer-winner-it")
     page.select_option("#lang", "en")
@@ -584,6 +598,7 @@ def test_official_tables_wear_the_sword(browser: Any, server: Server) -> None:
     head = page.locator(".table-head")
     playwright_api.expect(head.locator(mark)).to_have_count(1)
     tab.shot("newcomer-official-table")
+    tab.accessible("an official table waiting for players")
 
     page.goto(f"{server.http}/players/{ana.name}")
     row = page.locator("main table").last.locator("tbody tr").first

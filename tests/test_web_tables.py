@@ -34,7 +34,7 @@ from taverna.games import get_game
 from taverna.games.base import Action, State, event_for
 from taverna.games.mus import Mus
 
-from .browser_helpers import chromium
+from .browser_helpers import assert_accessible, chromium
 from .mus_helpers import action, deal, start
 from .server_helpers import Person, Server, database_url
 
@@ -302,6 +302,7 @@ def test_the_mus_summary_shows_every_stone_where_it_came_from(browser: Any, serv
     reveal = page.locator(".hand-summary .reveal-seat").first.inner_text()
     assert en["mus.points_punto"].format(n=28) in reveal
     tab.shot("mus-summary-refused")
+    assert_accessible(page, "mus: a hand summed up, its stones row by row")
     tab.close()
 
 
@@ -386,6 +387,7 @@ def test_an_accepted_ordago_shows_the_four_hands_on_the_table(browser: Any, serv
         assert board.locator(f".mus-seat[data-seat='{seat}'] .card.spanish").count() == 4
     assert page.locator(".mus-hand .hand-card").count() == 4  # and mine, below
     tab.shot("mus-ordago-shown")
+    assert_accessible(page, "mus: an accepted órdago, the four hands shown")
     tab.close()
 
 
@@ -494,6 +496,7 @@ def test_spanish_says_de_punto_and_italian_its_own_words(browser: Any, server: S
     assert not SPANISH_WORDS.search(text), SPANISH_WORDS.findall(text)
     # and before the game: the settings chips
     it.shot("mus-it")
+    assert_accessible(page, "mus in Italian: answering a bet")
     it.close()
 
 
@@ -565,6 +568,7 @@ def test_an_away_player_is_shown_with_a_countdown_then_the_bot(
     later = _seconds(away.locator(".away-left").inner_text())
     assert later < first  # the countdown runs on the page
     a.shot("presence-away")
+    assert_accessible(page, "dominoes: an opponent away, the countdown running")
 
     # somebody who comes now is told at once, in the welcome
     watcher = Tab(browser, server)
@@ -663,4 +667,6 @@ def test_the_dominoes_line_turns_at_the_edge_and_both_ends_stay_in_sight(
     downwards = [i for i in range(1, len(tiles)) if tiles[i]["y"] > tiles[i - 1]["y"] + 1]
     assert backwards and downwards
     tab.shot(f"dominoes-snake-{width}", full_page=False)
+    # at this size only: the line is laid out for it
+    assert_accessible(page, f"dominoes: a long line at {width} px", sizes=(tab.page.viewport_size,))
     tab.close()

@@ -74,7 +74,7 @@ async function render() {
     </section>
     <section class="panel">
       <h2>${t('club.ledger')}</h2>
-      <div class="table-scroll"><table id="ledger"><thead><tr><th>${t('club.when')}</th><th>${t('club.reason')}</th><th>${t('club.table')}</th>
+      <div class="table-scroll" role="region" aria-label="${t('club.ledger')}" tabindex="0"><table id="ledger"><thead><tr><th>${t('club.when')}</th><th>${t('club.reason')}</th><th>${t('club.table')}</th>
         <th class="num">${t('club.change')}</th><th class="num">${t('club.balance')}</th></tr></thead>
         <tbody>${rows}</tbody></table></div>
     </section>`,

@@ -68,7 +68,7 @@ async function render() {
     <h2>${t('club.standing')}</h2>
     ${
       standings.length
-        ? html`<div class="table-scroll"><table><thead><tr><th>${t('club.game')}</th><th class="num">${t('club.points')}</th>
+        ? html`<div class="table-scroll" role="region" aria-label="${t('club.standing')}" tabindex="0"><table><thead><tr><th>${t('club.game')}</th><th class="num">${t('club.points')}</th>
             <th class="num">${t('club.games')}</th><th class="num">${t('club.wins')}</th>
             <th class="num">${t('club.losses')}</th><th class="num">${t('club.abandons')}</th></tr></thead>
             <tbody>${standings}</tbody></table></div>`
@@ -79,8 +79,8 @@ async function render() {
     <h2>${t('club.history')}</h2>
     ${
       games.length
-        ? html`<div class="table-scroll"><table><thead><tr><th>${t('club.when')}</th><th>${t('club.game')}</th><th>${t('club.player')}</th>
-            <th>${t('club.outcome')}</th><th class="num">${t('club.points')}</th><th></th></tr></thead>
+        ? html`<div class="table-scroll" role="region" aria-label="${t('club.history')}" tabindex="0"><table><thead><tr><th>${t('club.when')}</th><th>${t('club.game')}</th><th>${t('club.player')}</th>
+            <th>${t('club.outcome')}</th><th class="num">${t('club.points')}</th><th><span class="sr-only">${t('lobby.replay')}</span></th></tr></thead>
             <tbody>${games}</tbody></table></div>`
         : html`<p class="muted">${t('club.no_games')}</p>`
     }

@@ -70,7 +70,7 @@ async function render() {
     ${tabs(game)}
     ${
       data.ranking.length
-        ? html`<div class="table-scroll"><table><thead><tr><th class="num">${t('club.rank')}</th><th>${t('club.player')}</th>
+        ? html`<div class="table-scroll" role="region" aria-label="${t('nav.ranking')}" tabindex="0"><table><thead><tr><th class="num">${t('club.rank')}</th><th>${t('club.player')}</th>
             <th class="num">${t('club.points')}</th><th class="num">${t('club.games')}</th>
             <th class="num">${t('club.wins')}</th><th class="num">${t('club.losses')}</th>
             <th class="num">${t('club.abandons')}</th></tr></thead><tbody>${rows}</tbody></table></div>

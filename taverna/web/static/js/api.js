@@ -89,14 +89,11 @@ function askName() {
       dialog.onclose = null;
       resolve(value);
     };
+    // Cancel is not a submit button: Enter in the name field is OK (the form's default button)
+    dialog.querySelector('[value=cancel]').onclick = () => dialog.close();
     form.onsubmit = async (e) => {
       e.preventDefault();
       const name = input.value.trim();
-      if (e.submitter?.value === 'cancel') {
-        dialog.close();
-        done(null);
-        return;
-      }
       if (!name) {
         input.focus();
         return;

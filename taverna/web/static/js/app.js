@@ -62,7 +62,12 @@ async function main() {
   window.addEventListener('taverna:session', chrome);
   chrome(); // the top bar first: the pages report their connection in it
   window.addEventListener('hashchange', () => {
+    // the focus was on the page that went (a link, a button of a dialog): to the new one,
+    // so that Tab goes on from its top and a screen reader starts there
+    const active = document.activeElement;
+    const lost = !active || active === document.body || app.contains(active);
     route();
+    if (lost) app.focus({ preventScroll: true });
     loadSession().then(chrome); // a member's chips may have moved since
   });
   route();

@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { html, setMarkup } from './html.js';
 import { t } from './i18n.js';
 import { GAMES } from './table.js';
-import { gameTitle, keepFocus, plainName, settingsSummary } from './ui.js';
+import { gameTitle, keepFocus, plainName, settingsChips } from './ui.js';
 
 const ICON_FIRST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>`;
 const ICON_LAST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M16 3h-2.5v14H16zM3 3v14l9.5-7z" fill="currentColor"/></svg>`;
@@ -89,7 +89,6 @@ export function mount(app, tableId) {
     const n = S.data.steps.length - 1;
     const { c, log, g } = ctxAt(S.k);
     const step = S.data.steps[S.k];
-    const chips = settingsSummary(table.game, table.settings, table.options).map((x) => html`<span class="chip">${x}</span>`);
     const action = step.action
       ? html`${plainName(table, step.action.seat)}: ${g.describe ? g.describe(step.action) : describe(step.action)}`
       : t('replay.deal');
@@ -99,7 +98,7 @@ export function mount(app, tableId) {
       html`<div class="table-page replay game-${table.game}">
       <header class="table-head">
         <div class="table-title"><a class="back-link" href="#/" aria-label="${t('nav.lobby')}">←</a>
-          <h1>${t('replay.title')}: ${gameTitle(table.game)}</h1><div class="chips">${chips}</div></div>
+          <h1>${t('replay.title')}: ${gameTitle(table.game)}</h1>${settingsChips(table.game, table.settings, table.options)}</div>
       </header>
       <div class="replay-bar" role="toolbar" aria-label="${t('replay.controls')}">
         <button class="btn step" data-go="first" data-key="first" aria-label="${t('replay.first')}">${ICON_FIRST}</button>
@@ -124,11 +123,12 @@ export function mount(app, tableId) {
         <aside class="side">
           <section class="panel scores"><h2>${t('table.scores')}</h2>${g.scores(c)}</section>
           ${summary ? html`<section class="panel hand-summary in-side"><h2>${t('summary.title')}</h2>${summary}</section>` : ''}
-          <section class="panel log"><h2>${t('table.log')}</h2>
-            <ol class="log-list">${log
-              .slice(-80)
-              .reverse()
-              .map((l) => html`<li class="${l.cls || ''}${l.step === S.k ? ' now' : ''}">${l.html}</li>`)}</ol></section>
+          <section class="panel log" aria-labelledby="log-title"><h2 id="log-title">${t('table.log')}</h2>
+            <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0" data-key="log">
+              <ol class="log-list">${log
+                .slice(-80)
+                .reverse()
+                .map((l) => html`<li class="${l.cls || ''}${l.step === S.k ? ' now' : ''}">${l.html}</li>`)}</ol></div></section>
         </aside>
       </div>
     </div>`,

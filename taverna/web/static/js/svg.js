@@ -151,12 +151,20 @@ const CROWN = {
   J: 'M84 130c0-28 18-44 41-44s41 16 41 44z',
 };
 
+/** How a drawn card is exposed: an image named `label` (a card standing alone: a button's
+ * content, whose name it gives), or hidden from assistive technology (a card named by what
+ * holds it, or shown beside words that say it). Its printed indices are part of the
+ * picture, like the letters of a photographed card: the image has a name, not text. */
+function exposed(label) {
+  return label ? html`role="img" aria-label="${label}"` : html`aria-hidden="true"`;
+}
+
 export function parseFrench(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
-/** A French card ("10H", "QS", "AC"). */
-export function frenchCard(card, { cls = '' } = {}) {
+/** A French card ("10H", "QS", "AC"); named `label` when given (see `exposed`). */
+export function frenchCard(card, { cls = '', label = '' } = {}) {
   const { rank, suit } = parseFrench(card);
   const color = suit === 'H' || suit === 'D' ? RED : BLACK;
   const use = (x, y, s, flip) =>
@@ -180,7 +188,7 @@ export function frenchCard(card, { cls = '' } = {}) {
   const corner = html`<text x="27" y="48" text-anchor="middle" font-family="Georgia, serif" font-size="${
     rank === '10' ? 34 : 40
   }" font-weight="700">${rank}</text>${use(27, 74, 30, false)}`;
-  return html`<svg ${NS} class="card french ${cls}" viewBox="0 0 250 350" aria-hidden="true">
+  return html`<svg ${NS} class="card french ${cls}" viewBox="0 0 250 350" ${exposed(label)}>
     <rect x="2" y="2" width="246" height="346" rx="18" fill="url(#g-card)" stroke="#b9b2a4" stroke-width="3"/>
     <g fill="${color}">${corner}<g transform="rotate(180 125 175)">${corner}</g>${middle}</g>
   </svg>`;
@@ -266,8 +274,9 @@ function figure(rank, suit) {
     </g>${sym(rank === 12 ? 138 : 52, rank === 12 ? 176 : 170, 62)}`;
 }
 
-/** A Spanish card ("12o", "1e", "7c"): oros, copas, espadas, bastos. */
-export function spanishCard(card, { cls = '' } = {}) {
+/** A Spanish card ("12o", "1e", "7c"): oros, copas, espadas, bastos; named `label` when
+ * given (see `exposed`). */
+export function spanishCard(card, { cls = '', label = '' } = {}) {
   const { rank, suit } = parseSpanish(card);
   const sym = (x, y, s) => html`<use href="#ss-${suit}" x="${x - s / 2}" y="${y - s / 2}" width="${s}" height="${s}"/>`;
   let middle;
@@ -280,7 +289,7 @@ export function spanishCard(card, { cls = '' } = {}) {
   else middle = figure(rank, suit);
   const num = (x, y) =>
     html`<text x="${x}" y="${y}" text-anchor="middle" font-family="Georgia, serif" font-size="30" font-weight="700" fill="${SUIT_INK[suit]}">${rank}</text>`;
-  return html`<svg ${NS} class="card spanish ${cls}" viewBox="0 0 240 370" aria-hidden="true">
+  return html`<svg ${NS} class="card spanish ${cls}" viewBox="0 0 240 370" ${exposed(label)}>
     <rect x="2" y="2" width="236" height="366" rx="16" fill="url(#g-spanish)" stroke="#a89d88" stroke-width="3"/>
     ${pintas(suit)}
     <rect x="26" y="30" width="32" height="34" rx="6" fill="#fffaf0"/>${num(42, 57)}

@@ -11,7 +11,7 @@ import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { html, setMarkup } from './html.js';
-import { gameTitle, keepFocus, plainName, seatName, settingsSummary, toast, copyText } from './ui.js';
+import { arrowAlong, copyText, focusFirst, gameTitle, keepFocus, plainName, seatName, settingsChips, toast } from './ui.js';
 import dominoes from './games/dominoes.js';
 import cards from './games/cards.js';
 import mus from './games/mus.js';
@@ -19,6 +19,15 @@ import mus from './games/mus.js';
 export const GAMES = { 'muggins-dominoes': dominoes, 'muggins-cards': cards, mus };
 
 const LOG_SIZE = 300;
+
+/** Where the focus goes when the control that had it is gone (a tile just played, a
+ * summary closed): what there is to play, else the hand, else the controls' own place. */
+const FOCUS_NEXT = [
+  '.felt .hand [data-key].playable',
+  '.felt .actions [data-key]:not([aria-disabled="true"])',
+  '.felt .hand [data-key]',
+  '.felt .controls',
+];
 
 export function mount(app, tableId) {
   const S = {
@@ -33,7 +42,9 @@ export function mount(app, tableId) {
     ui: {}, // per game: selections, amounts
     summaryOpen: false,
     summaryKey: null,
+    summaryNew: false, // opened by itself just now: the focus goes to it
     overShown: false,
+    overFocused: false, // the game-over dialog has had the focus once
     loaded: false,
     autoStarting: false,
     missing: false, // no such table
@@ -164,6 +175,7 @@ export function mount(app, tableId) {
       ui: S.ui[g],
       act,
       rerender: render,
+      focus: (selectors) => focusFirst(app, selectors),
     };
   }
 
@@ -220,7 +232,10 @@ export function mount(app, tableId) {
     if (!g?.summaryKey || !S.view) return;
     const key = g.summaryKey(ctx());
     if (key && key !== S.summaryKey) {
-      if (S.summaryKey !== null || !quiet) S.summaryOpen = true;
+      if (S.summaryKey !== null || !quiet) {
+        S.summaryOpen = true;
+        S.summaryNew = true;
+      }
       S.summaryKey = key;
     }
   }
@@ -247,11 +262,45 @@ export function mount(app, tableId) {
   // ------------------------------------------------------------ rendering
 
   function render() {
-    keepFocus(app, draw, '.felt .hand [data-key]:not([disabled]), .felt .actions [data-key]:not([disabled])');
+    keepFocus(app, draw, S.view?.over ? ['.felt .controls'] : FOCUS_NEXT);
+    moveFocus();
     tick();
     const v = S.view;
     const mine = v && !v.over && S.seat !== null && (v.turn === S.seat || (v.legal || []).length > 0);
     document.title = `${mine ? '● ' : ''}${gameTitle(S.table?.game)} · Taverna`;
+  }
+
+  /** Where the focus goes by itself: into the game-over dialog when it comes; to a hand
+   * summary that has just opened, when the player was at the board; from the controls'
+   * own place (kept while the others played) to what there is to do now. */
+  function moveFocus() {
+    const active = document.activeElement;
+    const atBoard = !active || active === document.body || active === app || !!active.closest('.felt');
+    const over = app.querySelector('.game-over [data-close-over]');
+    if (over && !S.overFocused) {
+      S.overFocused = true;
+      S.summaryNew = false;
+      over.focus();
+      return;
+    }
+    if (S.summaryNew && S.summaryOpen) {
+      S.summaryNew = false;
+      const close = app.querySelector('[data-close-summary]');
+      if (close && atBoard) {
+        close.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (active?.matches('.felt .controls')) focusFirst(app, FOCUS_NEXT.slice(0, 2));
+  }
+
+  /** Close what is open over the table: the game-over dialog, else the hand summary. */
+  function closeTop() {
+    if (app.querySelector('.game-over')) S.overShown = true;
+    else if (S.summaryOpen && app.querySelector('[data-close-summary]')) S.summaryOpen = false;
+    else return false;
+    render();
+    return true;
   }
 
   function draw() {
@@ -268,17 +317,19 @@ export function mount(app, tableId) {
       return;
     }
     const x = S.table;
-    const chips = settingsSummary(x.game, x.settings, x.options).map((c) => html`<span class="chip">${c}</span>`);
     const playing = !!S.view;
     const seated = S.seat !== null;
+    // the game-over dialog is modal: the page behind it is out of reach until it is closed
+    const over = !!S.view?.over && !S.overShown;
+    const behind = over ? html` inert` : '';
     setMarkup(
       app,
       html`<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket?.seq ?? ''}">
-      <header class="table-head">
+      <header class="table-head"${behind}>
         <div class="table-title">
           <a class="back-link" href="#/" aria-label="${t('nav.lobby')}">←</a>
           <h1>${gameTitle(x.game)}</h1>
-          <div class="chips">${chips}</div>
+          ${settingsChips(x.game, x.settings, x.options)}
         </div>
         <div class="table-tools">
           ${seated ? '' : html`<span class="badge watching">${t('table.watching')}</span>`}
@@ -292,8 +343,8 @@ export function mount(app, tableId) {
         ${playing ? jumps() : ''}
         ${voided(x) ? html`<p class="shared-address" role="note">${t('table.shared_address')}</p>` : ''}
       </header>
-      ${playing ? playArea() : seatingArea()}
-      ${S.view?.over && !S.overShown ? gameOver() : ''}
+      ${playing ? playArea(behind) : seatingArea()}
+      ${over ? gameOver() : ''}
     </div>`,
     );
     bind();
@@ -397,21 +448,24 @@ export function mount(app, tableId) {
     </section>`;
   }
 
-  function playArea() {
+  function playArea(behind) {
     const g = game();
     const c = ctx();
     const summary = g.summary ? g.summary(c) : '';
-    return html`<div class="table-layout">
+    // the controls' own place keeps the focus while the others play, when no control
+    // of the hand or the actions is there to have it (tabindex -1: not a stop of Tab)
+    return html`<div class="table-layout"${behind}>
       <section class="felt" aria-label="${t('table.board')}">
         <div class="status-bar" role="status" aria-live="polite">${statusLine(c)}</div>
         ${presenceBar()}
         ${g.board(c)}
-        <div class="controls">${g.controls(c)}</div>
+        <div class="controls" tabindex="-1" data-key="controls">${g.controls(c)}</div>
       </section>
       <aside class="side">
         ${
           summary && S.summaryOpen
-            ? html`<section class="panel hand-summary" aria-label="${t('summary.title')}">
+            ? html`<section class="panel hand-summary" aria-labelledby="summary-title">
+                <h2 class="sr-only" id="summary-title">${t('summary.title')}</h2>
                 <button class="close" data-close-summary data-key="close-summary" aria-label="${t('close')}">×</button>
                 ${summary}</section>`
             : ''
@@ -428,13 +482,14 @@ export function mount(app, tableId) {
         }
         <section class="panel log" aria-labelledby="log-title">
           <h2 id="log-title">${t('table.log')}</h2>
-          <ol class="log-list" aria-live="off">${S.log
-            .slice(-60)
-            .reverse()
-            .map((entry) => {
-              const l = logLine(entry, c);
-              return html`<li class="${l.cls || ''}"${l.kind ? html` data-event="${l.kind}"` : ''}>${l.html}</li>`;
-            })}</ol>
+          <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0" data-key="log">
+            <ol class="log-list">${S.log
+              .slice(-60)
+              .reverse()
+              .map((entry) => {
+                const l = logLine(entry, c);
+                return html`<li class="${l.cls || ''}"${l.kind ? html` data-event="${l.kind}"` : ''}>${l.html}</li>`;
+              })}</ol></div>
         </section>
       </aside>
     </div>`;
@@ -477,7 +532,7 @@ export function mount(app, tableId) {
       if (!s.replaced || !s.player || s.seat === S.seat) continue;
       items.push(html`<li class="replaced" data-seat="${s.seat}"><span>${t('presence.replaced', { name: s.player })}</span></li>`);
     }
-    return items.length ? html`<ul class="presence" role="status">${items}</ul>` : '';
+    return items.length ? html`<div role="status"><ul class="presence">${items}</ul></div>` : '';
   }
 
   /** "a bot takes the seat in 0:42": the grace period left, by the server's clock. */
@@ -490,7 +545,7 @@ export function mount(app, tableId) {
     const g = game();
     const c = ctx();
     const note = settlementNote();
-    return html`<div class="game-over" role="dialog" aria-modal="false" aria-labelledby="over-title"${
+    return html`<div class="game-over" role="dialog" aria-modal="true" aria-labelledby="over-title"${
       note ? html` aria-describedby="over-note"` : ''
     }>
       <div class="game-over-card">
@@ -616,9 +671,31 @@ export function mount(app, tableId) {
   timerHandle = setInterval(tick, 250);
 
   function onKey(e) {
-    if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const dialog = app.querySelector('.game-over');
+    if (dialog && e.key === 'Tab') {
+      // a modal dialog: Tab goes round its own controls
+      const items = [...dialog.querySelectorAll('a[href], button:not([disabled])')];
+      const at = items.indexOf(document.activeElement);
+      const next = e.shiftKey ? (at <= 0 ? items.length - 1 : at - 1) : (at + 1) % items.length;
+      items[next]?.focus();
+      e.preventDefault();
+      return;
+    }
+    if (e.target.closest('input, select, textarea')) return;
+    // the arrow keys along the hand, and along the buttons below it
+    const row = e.target.closest?.('.felt .hand, .felt .actions');
+    if (row && arrowAlong(row, e)) {
+      e.preventDefault();
+      return;
+    }
     const g = game();
+    if (dialog) {
+      if (e.key === 'Escape' && closeTop()) e.preventDefault();
+      return;
+    }
     if (S.view && g?.key?.(e.key.toLowerCase(), ctx())) e.preventDefault();
+    else if (e.key === 'Escape' && closeTop()) e.preventDefault();
   }
   document.addEventListener('keydown', onKey);
 

@@ -107,6 +107,13 @@ export function settingsSummary(game, settings, options = {}) {
   return out;
 }
 
+/** A table's settings as chips in its head (markup). On a phone they are one row that
+ * scrolls sideways: the row takes the focus, so that a keyboard can scroll it too. */
+export function settingsChips(game, settings, options) {
+  const chips = settingsSummary(game, settings, options).map((c) => html`<span class="chip">${c}</span>`);
+  return html`<div class="chips" role="region" aria-label="${t('table.settings')}" tabindex="0" data-key="chips">${chips}</div>`;
+}
+
 /** An official (ranked) game, wherever it is shown (lobby, table, histories): the sword
  * mark, named for screen readers, and its stake in words (markup). */
 export function officialBadge(stake) {
@@ -116,17 +123,46 @@ export function officialBadge(stake) {
   )}${stakeText ? html`<span class="official-stake">${stakeText}</span>` : ''}</span>`;
 }
 
-/** Keep keyboard focus on "the same" control across a re-render (by data-key);
- * when that control is gone (a tile just played), on the first of `fallback`. */
-export function keepFocus(container, render, fallback = null) {
+/** Keep keyboard focus on "the same" control across a re-render (by data-key); when
+ * that control is gone or disabled (a tile just played), on the first control that
+ * `fallback` finds (selectors tried in order). */
+export function keepFocus(container, render, fallback = []) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.dataset.key : null;
   render();
-  if (key) {
-    let again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if ((!again || again.disabled) && fallback) again = container.querySelector(fallback);
-    if (again && !again.disabled) again.focus({ preventScroll: true });
+  if (!key) return;
+  const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  else focusFirst(container, fallback);
+}
+
+/** Focus the first enabled element that one of `selectors` finds in `container`, trying
+ * them in order; the element focused, or null. */
+export function focusFirst(container, selectors) {
+  for (const sel of [selectors].flat()) {
+    const el = [...container.querySelectorAll(sel)].find((x) => !x.disabled);
+    if (el) {
+      el.focus({ preventScroll: true });
+      return el;
+    }
   }
+  return null;
+}
+
+/** Arrow keys (and Home, End) move the focus along a row of controls, as in a toolbar:
+ * `e` a keydown inside `row`. True when the key was one of them. */
+export function arrowAlong(row, e) {
+  const items = [...row.querySelectorAll('button:not([disabled])')];
+  const at = items.indexOf(e.target.closest('button'));
+  if (at < 0) return false;
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  let next;
+  if (step) next = items[(at + step + items.length) % items.length];
+  else if (e.key === 'Home') next = items[0];
+  else if (e.key === 'End') next = items[items.length - 1];
+  else return false;
+  next.focus();
+  return true;
 }
 
 export function copyText(text) {

@@ -169,6 +169,8 @@ const cards = {
         const fan = shown
           ? shown.map((x) => html`<span class="card-small">${frenchCard(x)}</span>`)
           : Array.from({ length: n }, () => html`<span class="card-small">${cardBack()}</span>`);
+        // one picture of the cards held: how many, and which when they are shown (a replay)
+        const held = shown ? `${tn('cards.cards_n', shown.length)}: ${shown.map(cardLabel).join(', ')}` : tn('cards.cards_n', n);
         const tags = [
           v.dealer === s ? html`<span class="tag dealer" title="${t('cards.dealer')}">${t('cards.dealer_short')}</span>` : '',
           v.gone.includes(s) ? html`<span class="tag go">${t('cards.go')}</span>` : '',
@@ -176,7 +178,7 @@ const cards = {
         ];
         return html`<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
           <div class="plate-name">${nameText(c.label(s))} ${tags}</div>
-          <div class="plate-cards fan" aria-label="${tn('cards.cards_n', n)}">${fan}</div>
+          <div class="plate-cards fan" role="img" aria-label="${held}">${fan}</div>
           <div class="plate-score">${tn('cards.points_n', v.scores[s])}</div>
         </div>`;
       });
@@ -195,9 +197,11 @@ const cards = {
           <span>${t('cards.stock')} <b>${v.stock}</b></span>
         </div>
         <div class="pile-wrap">
-          <div class="pile" role="list" aria-label="${t('cards.pile')}">${
-            pile.length ? pile : html`<span class="pile-empty">${t('cards.new_pile')}</span>`
-          }</div>
+          ${
+            pile.length
+              ? html`<div class="pile" role="list" aria-label="${t('cards.pile')}">${pile}</div>`
+              : html`<div class="pile"><span class="pile-empty">${t('cards.new_pile')}</span></div>`
+          }
         </div>
         <div class="total-box${fives ? ' fives' : ''}${v.total === v.limit ? ' limit' : ''}" aria-label="${t('cards.total_of', { n: v.total, limit: v.limit })}">
           <span class="total-label">${t('cards.total')}</span>
@@ -221,10 +225,12 @@ const cards = {
     const cardsHtml = hand
       .map((card) => {
         const ok = myTurn && !!playOf(c, card);
+        // named by its picture; focusable even when it cannot be played (aria-disabled), so
+        // the focus stays in the hand while the others play
         return html`<button class="hand-card${ok ? ' playable' : ''}" data-card="${card}" data-key="card-${card}"
-          ${ok ? '' : html`disabled`} aria-label="${cardLabel(card)}${ok ? '' : `, ${t('cards.cannot_play')}`}">${frenchCard(
-            card,
-          )}</button>`;
+          ${ok ? '' : html`aria-disabled="true"`}>${frenchCard(card, { label: cardLabel(card) })}${
+            myTurn && !ok ? html`<span class="sr-only">, ${t('cards.cannot_play')}</span>` : ''
+          }</button>`;
       });
     const has = (type) => c.legal.some((a) => a.type === type);
     const buttons = [];
@@ -338,9 +344,9 @@ function roundList(c, round, title, { newestFirst = false } = {}) {
       } <span class="muted">${why(c, it.why)}</span></li>`,
   );
   if (newestFirst) items.reverse();
-  return html`<details class="credits" open><summary>${title}</summary><ol${
-    newestFirst ? html` class="newest-first"` : ''
-  }>${items}</ol></details>`;
+  // the list scrolls in a box that takes the focus, so that a keyboard scrolls it too
+  return html`<details class="credits" open><summary>${title}</summary><div class="credits-scroll" role="log" aria-live="off"
+    aria-label="${title}" tabindex="0" data-key="credits-${newestFirst ? 'round' : 'summary'}"><ol${newestFirst ? html` class="newest-first"` : ''}>${items}</ol></div></details>`;
 }
 
 export default cards;

@@ -231,9 +231,11 @@ const dominoes = {
         const tiles = shown
           ? shown.map((x) => html`<span class="tile-small">${domino(x, { vertical: true })}</span>`)
           : Array.from({ length: n }, () => html`<span class="tile-small">${dominoBack()}</span>`);
+        // one picture of the tiles held: how many, and which when they are shown (a replay)
+        const held = shown ? `${tn('dom.tiles_n', shown.length)}: ${shown.map(tileLabel).join(', ')}` : tn('dom.tiles_n', n);
         return html`<div class="plate${v.turn === s ? ' turn' : ''}" data-seat="${s}">
           <div class="plate-name">${nameText(c.label(s))}${v.opener === s ? html` <span class="tag">${t('dom.opener')}</span>` : ''}</div>
-          <div class="plate-tiles" aria-label="${tn('dom.tiles_n', n)}">${tiles}</div>
+          <div class="plate-tiles" role="img" aria-label="${held}">${tiles}</div>
           <div class="plate-score">${tn('dom.points_n', v.scores[s])}</div>
         </div>`;
       });
@@ -248,7 +250,9 @@ const dominoes = {
       const on = fit.includes(end);
       const dbl = v.doubles_at_ends?.[end === 'left' ? 0 : 1];
       return html`<button class="end-target${on ? ' fits' : ''}" data-end="${end}" data-key="end-${end}" ${box(snake.ends[end])}
-        ${on ? '' : html`disabled`} aria-label="${t(end === 'left' ? 'dom.left_end' : 'dom.right_end', { n: dbl ? value * 2 : value })}">
+        ${on ? '' : html`disabled`} aria-label="${t(end === 'left' ? 'dom.left_end' : 'dom.right_end', { n: value ?? '' })}${
+          dbl ? `, ${t('dom.double_counts', { n: value * 2 })}` : ''
+        }">
         <span class="end-arrow" aria-hidden="true">${end === 'left' ? '◀' : '▶'}</span>
         <span class="end-value">${value ?? ''}</span></button>`;
     };
@@ -260,9 +264,11 @@ const dominoes = {
       }>${t('dom.play_first')}</button>`;
     } else {
       const last = c.notes.last;
-      lineHtml = html`<div class="snake-board" data-width="${width}" data-vars="--line-h: ${snake.height}px">${[
-        endButton('left'),
-        ...snake.tiles.map((p, i) => {
+      // the tiles in a list of their own, the ends' buttons beside it (a list holds items only);
+      // all of them placed on the board (css: the list itself takes no room)
+      lineHtml = html`<div class="snake-board" data-width="${width}" data-vars="--line-h: ${snake.height}px">${endButton(
+        'left',
+      )}<div class="snake-tiles" role="list" aria-label="${t('dom.line')}">${snake.tiles.map((p, i) => {
           const tile = line[i];
           const edge = i === 0 ? 'left' : i === line.length - 1 ? 'right' : '';
           const isLast = last && same(last.tile, tile) ? ' last' : '';
@@ -270,9 +276,7 @@ const dominoes = {
               ${edge ? html`data-edge="${edge}"` : ''} aria-label="${tileLabel(tile)}">${domino(p.shown, {
                 vertical: p.vertical,
               })}</span>`;
-        }),
-        endButton('right'),
-      ]}</div>`;
+        })}</div>${endButton('right')}</div>`;
     }
     const count = v.count;
     const scoring = count > 0 && count % 5 === 0;
@@ -291,7 +295,7 @@ const dominoes = {
           }</span>
         <span class="muted">${t('dom.hand_n', { n: v.hand_no + 1 })} · ${t('set.target_n', { n: v.target })}</span>
       </div>
-      <div class="line${snake ? ' snake' : ''}" role="list" aria-label="${t('dom.line')}">${lineHtml}</div>`;
+      <div class="line${snake ? ' snake' : ''}">${lineHtml}</div>`;
   },
 
   controls(c) {
@@ -308,9 +312,8 @@ const dominoes = {
         const sel = c.ui.selected && same(c.ui.selected, tile);
         const drawn = v.drawn && same(v.drawn, tile);
         return html`<button class="hand-tile${ok ? ' playable' : ''}${sel ? ' selected' : ''}${drawn ? ' drawn' : ''}"
-          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? html`draggable="true"` : html`disabled`}
-          aria-pressed="${sel ? 'true' : 'false'}"
-          aria-label="${tileLabel(tile)}${ok ? '' : `, ${t('dom.cannot_play')}`}">${domino(tile, {
+          data-tile="${tile}" data-key="tile-${tile}" data-ends="${fits.join(' ')}" ${ok ? html`draggable="true"` : html`aria-disabled="true"`}
+          aria-pressed="${sel ? 'true' : 'false'}" aria-label="${tileLabel(tile)}${mine && !ok ? `, ${t('dom.cannot_play')}` : ''}">${domino(tile, {
             vertical: true,
           })}</button>`;
       });
@@ -355,6 +358,9 @@ const dominoes = {
         }
         c.ui.selected = c.ui.selected && same(c.ui.selected, tile) ? null : tile;
         c.rerender();
+        // the tile fits both ends: the end is the next choice, and the focus goes there
+        // (Escape brings it back to the tile)
+        if (c.ui.selected) c.focus('.felt .end-target.fits');
       };
       b.ondragstart = (e) => {
         e.dataTransfer.setData('text/plain', tile);
@@ -408,8 +414,10 @@ const dominoes = {
       c.ui.selected = null;
       c.act(choice); // the legal move as the server listed it
     } else if (k === 'escape' && c.ui.selected) {
+      const tile = c.ui.selected;
       c.ui.selected = null;
       c.rerender();
+      c.focus(`.felt [data-tile="${tile}"]`);
     } else return false;
     return true;
   },

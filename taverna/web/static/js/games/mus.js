@@ -285,16 +285,16 @@ const mus = {
         const sel = ui.discard.includes(card);
         return discarding
           ? html`<button class="hand-card spanish playable${sel ? ' selected' : ''}" data-card="${card}" data-key="card-${card}"
-              aria-pressed="${sel}" aria-label="${cardLabel(card)}">${spanishCard(card)}</button>`
+              aria-pressed="${sel}">${spanishCard(card, { label: cardLabel(card) })}</button>`
           : html`<span class="hand-card spanish" role="img" aria-label="${cardLabel(card)}">${spanishCard(card)}</span>`;
       });
     const buttons = [];
     const amountMin = Math.min(...c.legal.filter((a) => a.amount).map((a) => a.amount), 2);
     ui.amount = Math.max(amountMin, Math.min(MAX_BET, ui.amount || amountMin));
     const stepper = html`<span class="stepper" role="group" aria-label="${t('mus.amount')}">
-      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${t('mus.less')}"${ui.amount <= amountMin ? html` disabled` : ''}>−</button>
+      <button class="btn step" data-step="-1" data-key="step-down" aria-label="${t('mus.less')}"${ui.amount <= amountMin ? html` aria-disabled="true"` : ''}>−</button>
       <output aria-live="polite">${ui.amount}</output>
-      <button class="btn step" data-step="1" data-key="step-up" aria-label="${t('mus.more')}"${ui.amount >= MAX_BET ? html` disabled` : ''}>+</button></span>`;
+      <button class="btn step" data-step="1" data-key="step-up" aria-label="${t('mus.more')}"${ui.amount >= MAX_BET ? html` aria-disabled="true"` : ''}>+</button></span>`;
     const btn = (type, label, cls = '') =>
       html`<button class="btn action ${cls}" data-act="${type}" data-key="act-${type}">${label}</button>`;
     if (has('mus')) buttons.push(btn('mus', t('mus.mus'), 'primary'));
