@@ -434,15 +434,22 @@ class Room:
             return msg
         msg["view"] = self._view(conn.seat)
         if last_seq is not None and self.seq - last_seq > self.config.max_catch_up:
-            # too far behind to replay it all: the state alone (docs/protocol.md)
-            msg["missed"] = []
+            # too far behind to replay it all: the state, and the last few updates for the
+            # page's log to tell (docs/protocol.md)
+            msg["missed"] = self._missed(
+                conn.seat, self.seq - min(SNAPSHOT_TAIL, self.config.max_catch_up)
+            )
             msg["snapshot"] = True
         elif last_seq is not None and 0 <= last_seq <= self.seq:
-            msg["missed"] = [
-                {"seq": k, "events": [event_for(e, conn.seat) for e in self.history[k - 1]]}
-                for k in range(last_seq + 1, self.seq + 1)
-            ]
+            msg["missed"] = self._missed(conn.seat, last_seq)
         return msg
+
+    def _missed(self, seat: int | None, after: int) -> list[dict[str, Any]]:
+        """Every update after number ``after``, as ``seat`` may see it."""
+        return [
+            {"seq": k, "events": [event_for(e, seat) for e in self.history[k - 1]]}
+            for k in range(after + 1, self.seq + 1)
+        ]
 
     def presence(self) -> list[dict[str, Any]]:
         """Who is at the table: per human seat, connected or not, and while a seat is
@@ -809,6 +816,9 @@ class Room:
                 return
         self._schedule()
 
+
+#: updates a snapshot's welcome still carries, for the page's log to tell
+SNAPSHOT_TAIL = 50
 
 NOT_STORED = Refusal(
     "the move could not be stored: the database is not answering. Nothing changed; "

@@ -61,8 +61,9 @@ export function mount(app, tableId) {
       if (msg.seat !== S.seat && !first) S.ui = {};
       S.table = msg.table;
       S.seat = msg.seat;
-      if (fromStart) {
-        // the whole game so far: the log and what it taught start over
+      if (fromStart || msg.snapshot) {
+        // the whole game so far (or, for a snapshot, its last updates): the log and what
+        // it taught start over
         S.log = [];
         S.notes = {};
       }
