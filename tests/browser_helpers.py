@@ -7,6 +7,7 @@ tool never downloads its own browser.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import time
@@ -136,3 +137,38 @@ def assert_accessible(page: Any, where: str, sizes: tuple[dict[str, int], ...] =
         SPENT["checks"] += 1
         SPENT["seconds"] += time.perf_counter() - start
     assert not problems, f"axe-core: {where}\n" + "\n".join(problems)
+
+
+# ------------------------------------------------------------------ the client's words
+
+STATIC = ROOT / "taverna" / "web" / "static"
+
+
+def game_folders() -> dict[str, Path]:
+    """Each installed game's part of the client (its board, strings and rules)."""
+    from taverna.server.pages import game_parts
+
+    return game_parts()
+
+
+def strings(lang: str) -> dict[str, str]:
+    """The client's strings in ``lang`` as a page has them: its own (``js/lang``) and
+    every installed game's (``lang/`` of its part)."""
+    out: dict[str, str] = json.loads((STATIC / "js" / "lang" / f"{lang}.json").read_text())
+    for folder in game_folders().values():
+        own = folder / "lang" / f"{lang}.json"
+        if own.is_file():
+            out.update(json.loads(own.read_text()))
+    return out
+
+
+def rules(lang: str) -> dict[str, Any]:
+    """The "How to play" texts in ``lang`` as /rules has them: the page's own words and
+    common sections (``static/rules``), and each game's (``rules/`` of its part)."""
+    out: dict[str, Any] = json.loads((STATIC / "rules" / f"{lang}.json").read_text())
+    out["games"] = {
+        name: json.loads((folder / "rules" / f"{lang}.json").read_text())
+        for name, folder in game_folders().items()
+        if (folder / "rules" / f"{lang}.json").is_file()
+    }
+    return out

@@ -7,7 +7,6 @@ download; `make test` installs Chromium first.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 
 from .accounts_helpers import ACCOUNT_ENV, Member, unique, wait_finished
-from .browser_helpers import assert_accessible, chromium
+from .browser_helpers import assert_accessible, chromium, strings
 from .server_helpers import Server, database_url
 from .test_accounts_play import official_dominoes, play_all
 
@@ -25,11 +24,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-LANG = Path(__file__).resolve().parent.parent / "taverna" / "web" / "static" / "js" / "lang"
-
-
-def strings(lang: str) -> dict[str, str]:
-    return json.loads((LANG / f"{lang}.json").read_text())  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +173,7 @@ def test_the_club_pages_are_pages_of_the_same_site(server: Server, page: Any) ->
     page.goto(f"{server.http}/")
     page.wait_for_selector(".hero")
     site = look(page)
-    assert site["nav"] == ["/#/", "/ranking/muggins-dominoes", "/account"]
+    assert site["nav"] == ["/#/", "/ranking", "/account"]  # the first game the club lists
     assert site["languages"] == ["en", "it", "nl", "es"]
     playwright_api.expect(page.locator("#who")).to_have_text(f"{ana.name} · 1,000 chips")
     for path in ("/ranking/mus", "/account", f"/players/{ana.name}"):

@@ -7,21 +7,18 @@ hand; the move made then is taken.
 
 from __future__ import annotations
 
-import json
 import signal
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .browser_helpers import assert_accessible, chromium
+from .browser_helpers import assert_accessible, chromium, strings
 from .server_helpers import Person, Server, database_url, drop_database
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
-LANG = Path(__file__).resolve().parent.parent / "taverna" / "web" / "static" / "js" / "lang"
-EN = json.loads((LANG / "en.json").read_text())
+EN = strings("en")
 
 
 def test_the_page_says_the_server_restarts_and_comes_back_by_itself(tmp_path: Any) -> None:

@@ -9,7 +9,6 @@ Debian's Chromium (``/usr/bin/chromium``), never a browser download.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ import pytest
 from taverna.games import ALIASES, GAMES
 from taverna.server.guard import CSP
 
-from .browser_helpers import assert_accessible, chromium
+from .browser_helpers import assert_accessible, chromium, rules, strings
 from .server_helpers import Server, database_url
 from .test_web_hostile import INJECTED, WATCH
 
@@ -32,18 +31,8 @@ STATIC = ROOT / "taverna" / "web" / "static"
 RULES = STATIC / "rules"
 ARTIFACTS = ROOT / "test-artifacts"
 LANGUAGES = {"en": "en-US", "it": "it-IT", "nl": "nl-NL", "es": "es-ES"}
-#: the site's name of each game (js/ui.js GAME_KEYS), in js/lang/*.json
-TITLE_KEYS = {"muggins-dominoes": "game.dominoes", "muggins-cards": "game.cards", "mus": "game.mus"}
 #: the blocks a section may hold (rules/rules.js BLOCKS), and the facts of each
 BLOCKS = {"p", "list", "steps", "example", "terms", "table"}
-
-
-def rules(lang: str) -> dict[str, Any]:
-    return json.loads((RULES / f"{lang}.json").read_text())  # type: ignore[no-any-return]
-
-
-def strings(lang: str) -> dict[str, str]:
-    return json.loads((STATIC / "js" / "lang" / f"{lang}.json").read_text())  # type: ignore[no-any-return]
 
 
 def sections(text: dict[str, Any], game: str) -> list[dict[str, Any]]:
@@ -166,7 +155,7 @@ class Tab:
 def expect_game_page(page: Any, lang: str, game: str) -> None:
     """The page of ``game`` as the texts of ``lang`` write it."""
     text = rules(lang)
-    title = strings(lang)[TITLE_KEYS[game]]
+    title = strings(lang)[f"game.{game}"]
     expect = playwright_api.expect
     expect(page.locator("main h1")).to_have_text(f"{text['page']['title']}: {title}")
     assert page.title() == f"{title} · {text['page']['title']} · Taverna"
@@ -200,7 +189,7 @@ def test_every_game_has_its_page_in_every_language(browser: Any, server: Server,
     playwright_api.expect(page.locator("main h1")).to_have_text(text["page"]["title"])
     playwright_api.expect(page.locator("main .page-note")).to_have_text(text["page"]["intro"])
     games = page.locator(".rules-games h2 a")
-    playwright_api.expect(games).to_have_text([strings(lang)[TITLE_KEYS[g]] for g in GAMES])
+    playwright_api.expect(games).to_have_text([strings(lang)[f"game.{g}"] for g in GAMES])
     assert [games.nth(i).get_attribute("href") for i in range(3)] == [f"/rules/{g}" for g in GAMES]
     tab.clean(f"/rules in {lang}")
     if lang == "en":  # axe-core: the pages of one language (the others have their structure)

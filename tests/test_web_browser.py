@@ -22,20 +22,15 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 from .accounts_helpers import PASSWORD, unique, wait_finished
-from .browser_helpers import assert_accessible, chromium
+from .browser_helpers import STATIC, assert_accessible, chromium, game_folders, strings
 from .server_helpers import Person, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-LANG = ROOT / "taverna" / "web" / "static" / "js" / "lang"
 
 pytestmark = pytest.mark.browser
-
-
-def strings(lang: str) -> dict[str, str]:
-    return json.loads((LANG / f"{lang}.json").read_text())  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -636,7 +631,10 @@ def test_every_language_has_every_string() -> None:
             )
     # every key the client asks for exists
     # the main client's modules and the club pages' (account, ranking, profiles)
-    js = "\n".join(p.read_text() for p in (LANG.parent.parent).rglob("*.js"))
+    js = "\n".join(
+        p.read_text()
+        for p in [*(STATIC).rglob("*.js"), *(f / "board.js" for f in game_folders().values())]
+    )
     used = set(re.findall(r"'((?:[a-z]+)(?:\.[a-z0-9_]+)+)'", js))
     prefixes = {k.split(".")[0] for k in english}
     missing = {
@@ -670,8 +668,8 @@ def test_mus_settings_say_one_cow_and_three_games(browser: Any, server: Server) 
         )
         chips = page.locator(".table-head .chips").inner_text()
         words = strings(lang)
-        assert words["set.cows_n_one"].replace("{n}", "1") in chips, chips
-        assert words["set.games_per_cow_n_other"].replace("{n}", "3") in chips, chips
+        assert words["mus.set.cows_n_one"].replace("{n}", "1") in chips, chips
+        assert words["mus.set.games_per_cow_n_other"].replace("{n}", "3") in chips, chips
         assert "(" not in chips
         label = page.locator(".stones-row svg").first.get_attribute("aria-label") or ""
         assert label.startswith(words["mus.stones_n_other"].replace("{n}", "0")), label
@@ -685,7 +683,7 @@ def test_this_round_shows_the_newest_credit_in_sight(browser: Any, server: Serve
     page = tab.open()
     page.evaluate(
         """async () => {
-            const cards = (await import('/static/js/games/cards.js')).default;
+            const cards = (await import('/games/muggins-cards/board.js')).default;
             const items = Array.from({ length: 30 }, (_, i) => ({
                 seat: i % 2, points: i + 1, why: ['cards.why.claim', {}],
             }));

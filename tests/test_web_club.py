@@ -225,7 +225,7 @@ LAST_SUMMARY = """() => {
 #: A round of Muggins cards summed up by the game's module, in the side of a table page.
 CARDS_SUMMARY = """async (names) => {
   const { html, setMarkup } = await import('/static/js/html.js');
-  const cards = (await import('/static/js/games/cards.js')).default;
+  const cards = (await import('/games/muggins-cards/board.js')).default;
   const items = [
     { seat: 0, points: 2, why: ['cards.why.play', { total: 15 }] },
     { seat: 1, points: 6, why: ['cards.why.muggins', { from: 0 }] },
@@ -295,7 +295,7 @@ def test_hand_summaries_break_no_word_at_390_px(
         for game in ("muggins-dominoes", "mus", "muggins-cards"):
             if game == "muggins-cards":
                 # a bots' game of cards may end in its first round, never summed up: its
-                # module sums one up as the table does (js/games/cards.js learns it so)
+                # module sums one up as the table does (its board.js learns it so)
                 page.goto(f"{server.http}/#/")
                 page.wait_for_selector(".hero")
                 page.evaluate(
@@ -466,7 +466,7 @@ def test_finished_games_show_their_date_players_and_score(
                 side = sides.nth(team)
                 assert "(bot)" in side.locator(".hist-name").inner_text()
                 n = result["cows"][team]
-                cows = en["set.cows_n_one" if n == 1 else "set.cows_n_other"]
+                cows = en["mus.set.cows_n_one" if n == 1 else "mus.set.cows_n_other"]
                 playwright_api.expect(side.locator(".hist-score")).to_have_text(
                     cows.replace("{n}", str(n))
                 )
@@ -549,7 +549,7 @@ def test_the_winner_is_said_in_one_form_in_every_language(
             bot = words["seat.bot_short"]
             names = [bot.replace("{name}", n) for n in ("Alba", "Bruno", "Chiara", "Diego")]
             if table["game"] == "mus":
-                both = words["mus.pair_names"].replace("{a}", names[w]).replace("{b}", names[w + 2])
+                both = words["pair.names"].replace("{a}", names[w]).replace("{b}", names[w + 2])
                 said = pair.replace("{names}", both)
             else:
                 said = one.replace("{name}", names[w])

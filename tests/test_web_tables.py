@@ -34,7 +34,7 @@ from taverna.games import get_game
 from taverna.games.base import Action, State, event_for
 from taverna.games.mus import Mus
 
-from .browser_helpers import assert_accessible, chromium
+from .browser_helpers import assert_accessible, chromium, strings
 from .mus_helpers import action, deal, start
 from .server_helpers import Person, Server, database_url
 
@@ -44,14 +44,9 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-LANG = ROOT / "taverna" / "web" / "static" / "js" / "lang"
 #: seconds an away player keeps the seat on this module's server
 GRACE = 8
 NAMES = ["Ana", "Bea", "Carla", "Dani"]
-
-
-def strings(lang: str) -> dict[str, str]:
-    return json.loads((LANG / f"{lang}.json").read_text())  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -427,7 +422,7 @@ SPANISH = {
     "mus.amarracos_n_one": "{n} amarraco",
     "mus.games": "Juegos",
     "mus.cows": "Vacas",
-    "set.real_31": "31 real",
+    "mus.set.real_31": "31 real",
 }
 
 #: the Italian Mus seed's own words (seeds/mus.it.txt)
@@ -445,7 +440,7 @@ ITALIAN = {
     "mus.games": "Giochi",
     "mus.stones": "Pietre",
     "mus.mano": "primo di mano",
-    "set.real_31": "31 reale",
+    "mus.set.real_31": "31 reale",
 }
 
 

@@ -73,6 +73,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         responses=ERRORS,
     )
     app.state.config = config
+    app.state.game_parts = pages.game_parts()
     # the last added runs first: the guard sees every request before anything else
     # does, and puts its headers on every answer, compressed or not
     app.add_middleware(pages.Compressed)
@@ -102,6 +103,10 @@ def create_app(config: Config | None = None) -> FastAPI:
         app.include_router(router, responses=ERRORS)
     if pages.WEB.is_dir():
         app.mount("/static", pages.ClientFiles(directory=pages.WEB), name="static")
+    # each game's part of the client (its board module and strings), found as it is
+    # installed: Taverna's own games and plug-ins alike
+    for name, folder in app.state.game_parts.items():
+        app.mount(f"/games/{name}", pages.ClientFiles(directory=folder), name=f"game {name}")
     return app
 
 

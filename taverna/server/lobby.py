@@ -13,6 +13,7 @@ from ..store.repo import Conflict, NotFound, TableInfo
 from . import accounts, errors
 from .deps import Player, SeatNumber, config_of, hub_of, store_of
 from .errors import Refused
+from .pages import web_facts
 from .rooms import DEFAULT_OPTIONS
 
 router = APIRouter(tags=["lobby"])
@@ -68,9 +69,13 @@ class BotIn(BaseModel):
 
 
 @router.get("/api/games", tags=["lobby"], summary="The games and their settings")
-async def list_games() -> dict[str, Any]:
-    # each game as it declares itself (taverna.games.base.State.facts)
-    out = [cls.facts() for cls in GAMES.values()]
+async def list_games(request: Request) -> dict[str, Any]:
+    # each game as it declares itself (taverna.games.base.State.facts), and where a
+    # page finds its board module and strings
+    parts = request.app.state.game_parts
+    out = [
+        {**cls.facts(), "web": web_facts(cls.game, parts.get(cls.game))} for cls in GAMES.values()
+    ]
     return {
         "games": out,
         "bots": list(LEVELS),

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -23,8 +25,11 @@ from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import ALIASES, GAMES
+from ..registry import PluginError, parts
 
 WEB = Path(__file__).parent.parent / "web" / "static"
+#: the client's languages: one file of strings each
+LANGUAGES = tuple(sorted(p.stem for p in (WEB / "js" / "lang").glob("*.json")))
 
 #: use the stored copy only once the server says it is still the same (a 304)
 NO_CACHE = "no-cache"
@@ -59,6 +64,45 @@ class ClientFiles(StaticFiles):
 
 
 _FILES = ClientFiles(directory=WEB, check_dir=False)
+
+
+def game_parts() -> dict[str, Path]:
+    """Each installed game's part of the web client, by record name: the folder of the
+    package its entry point in the group ``taverna.web`` names, which holds its board
+    module ``board.js``, and may hold ``board.css``, its strings ``lang/<code>.json`` and
+    its "How to play" ``rules/<code>.json`` (``{summary, sections}``, as /rules draws).
+    The server serves it at ``/games/<name>/``; a game without one has no board."""
+    found: dict[str, Path] = {}
+    for name, module in parts("taverna.web").items():
+        if name not in GAMES:
+            continue  # the web part of a game that is not installed
+        where = getattr(module, "__file__", None) if isinstance(module, ModuleType) else None
+        if where is None:
+            raise PluginError(f"entry point {name!r} of taverna.web is not a package")
+        folder = Path(where).parent
+        if not (folder / "board.js").is_file():
+            raise PluginError(f"the web part of {name!r} ({folder}) has no board.js")
+        found[name] = folder
+    return found
+
+
+def web_facts(name: str, folder: Path | None) -> dict[str, Any] | None:
+    """Where a page finds a game's part (``/api/games``: ``web``), or None if it has none."""
+    if folder is None:
+        return None
+    base = f"/games/{name}"
+    return {
+        "board": f"{base}/board.js",
+        "css": f"{base}/board.css" if (folder / "board.css").is_file() else None,
+        **{
+            kind: {
+                code: f"{base}/{kind}/{code}.json"
+                for code in LANGUAGES
+                if (folder / kind / f"{code}.json").is_file()
+            }
+            for kind in ("lang", "rules")
+        },
+    }
 
 
 def page(

@@ -7,14 +7,18 @@ import { api as call } from '../js/api.js';
 import { topbar } from '../js/chrome.js';
 import { html } from '../js/html.js';
 import { LANGUAGES, language, loadLanguages, num, setLanguage, t } from '../js/i18n.js';
+import { gameNames, loadGames } from '../js/games.js';
 
 export { html, setMarkup } from '../js/html.js';
 export { gameTitle } from '../js/ui.js';
 export { num, t };
 
-export const GAMES = ['muggins-dominoes', 'muggins-cards', 'mus'];
-
 await loadLanguages();
+// the games' names and strings (no boards: these pages draw none)
+await loadGames({ boards: false });
+
+/** The club's games, in the order it lists them (js/games.js). */
+export const GAMES = gameNames();
 // a link may name the language (`?lang=it`); else the visitor's choice or the browser's
 const asked = new URLSearchParams(location.search).get('lang');
 if (asked in LANGUAGES) setLanguage(asked, false);

@@ -6,6 +6,7 @@
 
 import { loadSession, session } from './api.js';
 import { topbar } from './chrome.js';
+import { loadGames } from './games.js';
 import { loadLanguages, t } from './i18n.js';
 import * as lobby from './lobby.js';
 import * as replay from './replay.js';
@@ -54,7 +55,8 @@ function chrome() {
 async function main() {
   installSprite();
   window.taverna = { page: null };
-  await Promise.all([loadLanguages(), loadSession()]);
+  // the games' strings join the page's (js/games.js), their boards are ready to draw
+  await Promise.all([loadLanguages(), loadSession(), loadGames()]);
   window.addEventListener('taverna:language', () => {
     chrome();
     page?.rerender();

@@ -10,7 +10,7 @@ const BRAND_SVG = html`<svg viewBox="0 0 64 40" aria-hidden="true"><rect x="2" y
 /** The site's pages: [which, address, label]. */
 const PAGES = [
   ['lobby', '/#/', 'nav.lobby'],
-  ['ranking', '/ranking/muggins-dominoes', 'nav.ranking'],
+  ['ranking', '/ranking', 'nav.ranking'],
   ['account', '/account', 'nav.account'],
 ];
 

@@ -1,6 +1,7 @@
 // Four languages: English, Italian, Dutch, Spanish. Chosen from the browser, switchable,
-// remembered. Strings live in one JSON file per language (lang/xx.json); `{name}`
-// placeholders are filled from the parameters.
+// remembered. Strings live in one JSON file per language (lang/xx.json), and each game
+// brings its own (js/games.js adds them); `{name}` placeholders are filled from the
+// parameters.
 
 export const LANGUAGES = {
   en: 'English',
@@ -25,7 +26,7 @@ export async function loadLanguages() {
   await Promise.all(
     Object.keys(LANGUAGES).map(async (code) => {
       const r = await fetch(`/static/js/lang/${code}.json`);
-      tables[code] = await r.json();
+      addStrings(code, await r.json());
     }),
   );
   let saved = null;
@@ -35,6 +36,11 @@ export async function loadLanguages() {
     saved = null;
   }
   setLanguage(saved in LANGUAGES ? saved : fromBrowser(), false);
+}
+
+/** Add strings to a language (a game's, js/games.js). */
+export function addStrings(code, strings) {
+  tables[code] = Object.assign(tables[code] || {}, strings);
 }
 
 export function language() {

@@ -1,33 +1,20 @@
-// The lobby: the three games, open tables (live over /ws/lobby), a new table, finished games.
+// The lobby: the club's games (js/games.js), open tables (live over /ws/lobby), a new
+// table, finished games.
 
 import { api, ensureSession, session } from './api.js';
 import { t, tn } from './i18n.js';
 import { Reconnecting } from './socket.js';
-import { domino, frenchCard, spanishCard } from './svg.js';
 import { html, setMarkup } from './html.js';
-import { botName, gameTitle, GAME_KEYS, officialBadge, plainName, settingsSummary, toast, copyText, when } from './ui.js';
-
-const GAME_ORDER = ['muggins-dominoes', 'muggins-cards', 'mus'];
+import { board, clubInfo, gameFacts, gameNames, sides } from './games.js';
+import { botName, gameTitle, officialBadge, plainName, settingsSummary, sideName, toast, copyText, when } from './ui.js';
 
 /** How often a practice table's bots forget a score (a claim, a Muggins! call): about one
  * in three, so that a Muggins! comes now and then and is worth watching for. */
 const PRACTICE_FORGET = 1 / 3;
 
-let games = null; // GET /api/games, cached
-
-export async function gameInfo() {
-  if (!games) games = await api('GET', '/api/games');
-  return games;
-}
-
-function illustration(game) {
-  if (game === 'muggins-dominoes') {
-    return html`<span class="ill-a">${domino('6-4')}</span><span class="ill-b">${domino('5-5', { vertical: true })}</span>`;
-  }
-  if (game === 'muggins-cards') {
-    return html`<span class="ill-c">${frenchCard('5H')}</span><span class="ill-d">${frenchCard('KS')}</span>`;
-  }
-  return html`<span class="ill-c">${spanishCard('1o')}</span><span class="ill-d">${spanishCard('12e')}</span>`;
+/** GET /api/games: the games and what a new table may be (loaded by the app at start). */
+export function gameInfo() {
+  return clubInfo();
 }
 
 export function tableLink(id) {
@@ -55,12 +42,12 @@ export function mount(app) {
         <p>${t('lobby.tagline')}</p>
       </section>
       <section class="game-cards" aria-label="${t('lobby.games')}">
-        ${GAME_ORDER.map(
+        ${gameNames().map(
           (g) => html`<article class="game-card" data-game="${g}">
-            <div class="ill" aria-hidden="true">${illustration(g)}</div>
+            <div class="ill" aria-hidden="true">${board(g)?.illustration?.() ?? ''}</div>
             <div class="game-card-body">
               <h2>${gameTitle(g)}</h2>
-              <p>${t(`${GAME_KEYS[g]}.about`)}</p>
+              <p>${t(`game.${g}.about`)}</p>
               <p class="muted open-count" data-count="${g}"></p>
               <button class="btn primary" data-new="${g}" data-key="new-${g}">${t('lobby.new_table')}</button>
             </div>
@@ -71,7 +58,7 @@ export function mount(app) {
         <div class="panel-head">
           <h2 id="tables-title">${t('lobby.tables')}</h2>
           <div class="tabs" role="tablist" aria-label="${t('lobby.filter')}">
-            ${['all', ...GAME_ORDER]
+            ${['all', ...gameNames()]
               .map(
                 (g) =>
                   html`<button role="tab" class="tab" data-filter="${g}" aria-selected="${state.filter === g}">${g === 'all' ? t('lobby.all') : gameTitle(g)}</button>`,
@@ -101,7 +88,7 @@ export function mount(app) {
   function renderTables() {
     const list = app.querySelector('#table-list');
     if (!list) return;
-    for (const g of GAME_ORDER) {
+    for (const g of gameNames()) {
       const el = app.querySelector(`[data-count="${g}"]`);
       const open = state.tables.filter((x) => x.game === g && x.status === 'open').length;
       const playing = state.tables.filter((x) => x.game === g && x.status === 'playing').length;
@@ -187,7 +174,7 @@ export function mount(app) {
 
   async function openCreate(game) {
     if (!(await ensureSession())) return;
-    state.info = await gameInfo();
+    state.info = gameInfo();
     createDialog(state.info, game);
   }
 
@@ -201,31 +188,33 @@ export function mount(app) {
 }
 
 /** A finished game in the list: what, when, who with what score (the winner marked),
- * who won, whether it counted, and its replay. Its result says how it was scored: per
- * seat, or per pair in cows (a Mus match; its sides are seats s and s + 2). */
+ * who won, whether it counted, and its replay. A game of sides is scored per side (its
+ * seats s, s + n, …); the game's board says how its result scores each side
+ * (`resultScores`), else its result's `scores`. */
 function historyRow(x) {
   const r = x.result || {};
   const w = r.winner;
   const names = x.seating.map((s) => plainName(x, s.seat));
-  const pairs = Array.isArray(r.cows);
-  const sides = pairs
-    ? [0, 1].map((team) => ({
+  const n = sides(x.game);
+  const scores = board(x.game)?.resultScores?.(r) ?? r.scores ?? [];
+  const rows = n
+    ? Array.from({ length: n }, (_, team) => ({
         team,
-        name: t('mus.pair_names', { a: names[team], b: names[team + 2] }),
-        score: tn('set.cows_n', r.cows[team]),
+        name: sideNames(names.filter((_, s) => s % n === team)),
+        score: scores[team] ?? '',
       }))
-    : names.map((name, team) => ({ team, name, score: r.scores?.[team] ?? '' }));
+    : names.map((name, team) => ({ team, name, score: scores[team] ?? '' }));
   const winner =
     w === null || w === undefined
       ? ''
-      : t(pairs ? 'result.pair_won_past' : 'result.won', pairs ? { names: sides[w].name } : { name: names[w] });
+      : t(n ? 'result.pair_won_past' : 'result.won', n ? { names: rows[w].name } : { name: names[w] });
   const date = when(x.finished_at || x.created_at);
   const voided = r.settlement?.why === 'shared_address';
   return html`<li class="hist-row" data-id="${x.id}">
     <span class="hist-head"><span class="hist-game">${gameTitle(x.game)}</span>${
       x.official ? officialBadge(x.stake) : ''
     }${date ? html`<time class="hist-when" datetime="${date.iso}">${date.text}</time>` : ''}</span>
-    <ol class="hist-players" aria-label="${t('table.scores')}">${sides.map(
+    <ol class="hist-players" aria-label="${t('table.scores')}">${rows.map(
       (side) => html`<li${side.team === w ? html` class="winner"` : ''}><span class="hist-name">${side.name}</span>
         <b class="hist-score">${side.score}</b></li>`,
     )}</ol>
@@ -233,6 +222,11 @@ function historyRow(x) {
       voided ? html`<span class="hist-voided">${t('club.voided')}</span>` : ''
     }</span>
     <a class="btn small ghost" href="#/replay/${x.id}">${t('lobby.replay')}</a></li>`;
+}
+
+/** The players of one side: "Ana and Bea" (a pair), or their names in a row. */
+function sideNames(names) {
+  return names.length === 2 ? t('pair.names', { a: names[0], b: names[1] }) : names.join(' · ');
 }
 
 /** Whether I play at this table: by my player id (names need not be unique, and a guest
@@ -244,19 +238,6 @@ export function isMine(table) {
 }
 
 // ---------------------------------------------------------------- new table
-
-/** The words for each game setting (label, hint) and for its choices that need them. */
-const SETTING_LABELS = {
-  target: ['set.target'],
-  limit: ['set.limit'],
-  hand_size: ['set.hand_size'],
-  muggins: ['set.muggins', 'set.muggins_hint'],
-  muggins_on_last: ['set.muggins_on_last', 'set.muggins_on_last_hint'],
-  cows: ['set.cows'],
-  games_per_cow: ['set.games_per_cow'],
-  real_31: ['set.real_31', 'set.real_31_hint'],
-};
-const CHOICE_LABELS = { limit: { 21: 'set.strict21' }, hand_size: { 7: 'set.deal_seven_long' } };
 
 function createDialog(info, game) {
   document.getElementById('create-dialog')?.remove();
@@ -286,12 +267,15 @@ function createDialog(info, game) {
   const isBot = (w) => w !== 'me' && w !== 'open';
   /** A new seat's default: a bot at a casual table, an open seat at an official one. */
   const fresh = () => (form.official ? 'open' : 'greedy');
-  const gameInfoOf = (g) => info.games.find((x) => x.game === g);
+  const gameInfoOf = (g) => gameFacts(g);
+  /** A game with rights that are not turns (claims, calls): the table waits for people
+   * to use them before bots move, and practice bots may forget theirs. */
+  const rights = () => gameInfoOf(form.game).optional_actions.length > 0;
 
   function reset(g) {
     const gi = gameInfoOf(g);
     form.game = g;
-    form.seats = g === 'muggins-dominoes' ? 2 : g === 'muggins-cards' ? 2 : gi.min_seats;
+    form.seats = gi.default_seats;
     form.settings = { ...gi.defaults[form.seats] };
     form.who = Array.from({ length: form.seats }, (_, i) => (i === 0 ? 'me' : fresh()));
     form.casualWho = null;
@@ -344,13 +328,15 @@ function createDialog(info, game) {
       }</span></label>`;
     return Object.entries(specs)
       .map(([name, spec]) => {
-        const [label, hint] = SETTING_LABELS[name] || [name];
-        if (spec.type === 'int') return numberField(name, t(label), s[name], spec);
-        if (spec.type === 'bool') return check(name, t(label), hint ? t(hint) : '');
-        const named = CHOICE_LABELS[name] || {};
+        // the game's words for it (its board module), else its name
+        const words = board(form.game)?.settingLabels?.[name] || {};
+        const label = words.label ? t(words.label) : name;
+        if (spec.type === 'int') return numberField(name, label, s[name], spec);
+        if (spec.type === 'bool') return check(name, label, words.hint ? t(words.hint) : '');
+        const named = words.choices || {};
         return select(
           name,
-          t(label),
+          label,
           spec.choices.map((v) => [v, named[v] ? t(named[v]) : String(v)]),
         );
       });
@@ -407,8 +393,9 @@ function createDialog(info, game) {
           ['open', t('create.open_seat')],
           ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })])),
         ];
+        const n = sides(form.game);
         return html`<label class="field seat-field"><span>${t('seat.n', { n: i + 1 })}${
-          form.game === 'mus' ? ` · ${t(i % 2 === 0 ? 'mus.pair_a' : 'mus.pair_b')}` : ''
+          n ? ` · ${sideName(n, i % n)}` : ''
         }</span>
           <select data-who="${i}">${opts
             .map(([v, l]) => html`<option value="${v}"${w === v ? html` selected` : ''}>${l}</option>`)}</select></label>`;
@@ -424,7 +411,7 @@ function createDialog(info, game) {
       html`<form class="create-form" novalidate>
       <h2 id="create-title">${t('create.title')}</h2>
       <fieldset class="game-choice"><legend>${t('create.game')}</legend>
-        ${GAME_ORDER.map(
+        ${gameNames().map(
           (g) => html`<label class="radio-card${g === form.game ? ' on' : ''}"><input type="radio" name="game" value="${g}"${
             g === form.game ? html` checked` : ''
           }><span>${gameTitle(g)}</span></label>`,
@@ -441,9 +428,9 @@ function createDialog(info, game) {
       <details class="more"${form.more ? html` open` : ''}><summary>${t('create.more')}</summary>
         <div class="form-grid">
           ${numberField('turn_seconds', t('set.turn_seconds'), form.turn_seconds, numberSpecs().turn_seconds)}
-          ${form.game === 'muggins-cards' ? numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait) : ''}
+          ${rights() ? numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait) : ''}
           ${
-            form.game === 'muggins-cards' && !form.official // practice is about the bots
+            rights() && !form.official // practice is about the bots
               ? html`<label class="check"><input type="checkbox" name="practice"${form.practice ? html` checked` : ''}><span>${t('set.practice_long')}<small>${t('set.practice_hint')}</small></span></label>`
               : ''
           }
@@ -572,7 +559,7 @@ function createDialog(info, game) {
       body.official = true;
       body.stake = Number(f.querySelector('[name=stake]').value);
     }
-    if (form.game === 'muggins-cards') {
+    if (rights()) {
       body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
       if (f.querySelector('[name=practice]')?.checked) body.bot_forget = PRACTICE_FORGET;
     }

@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { html, setMarkup } from './html.js';
 import { t } from './i18n.js';
-import { GAMES } from './table.js';
+import { board } from './games.js';
 import { gameTitle, keepFocus, plainName, settingsChips } from './ui.js';
 
 const ICON_FIRST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>`;
@@ -37,7 +37,7 @@ export function mount(app, tableId) {
 
   function ctxAt(k) {
     const table = S.data.table;
-    const g = GAMES[table.game];
+    const g = board(table.game);
     const notes = {};
     const log = [];
     const base = {

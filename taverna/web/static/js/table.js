@@ -2,7 +2,7 @@
 //
 // The page keeps the last view the server sent (the only truth it acts on),
 // tells every event in the log, and redraws from the view; each game module
-// draws its own board and controls (games/*.js). Only moves listed in
+// draws its own board and controls (its board module, js/games.js). Only moves listed in
 // view.legal are offered; a refused move shows the server's message.
 
 import { api, ensureSession, session } from './api.js';
@@ -11,12 +11,8 @@ import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { html, setMarkup } from './html.js';
-import { arrowAlong, copyText, focusFirst, gameTitle, keepFocus, plainName, seatName, settingsChips, toast } from './ui.js';
-import dominoes from './games/dominoes.js';
-import cards from './games/cards.js';
-import mus from './games/mus.js';
-
-export const GAMES = { 'muggins-dominoes': dominoes, 'muggins-cards': cards, mus };
+import { arrowAlong, copyText, focusFirst, gameTitle, keepFocus, plainName, seatName, settingsChips, sideBadge, toast } from './ui.js';
+import { board } from './games.js';
 
 const LOG_SIZE = 300;
 
@@ -155,7 +151,7 @@ export function mount(app, tableId) {
     return Number(S.table?.options?.turn_seconds ?? 30);
   }
 
-  const game = () => GAMES[S.table?.game];
+  const game = () => board(S.table?.game);
 
   function ctx() {
     const v = S.view;
@@ -404,7 +400,7 @@ export function mount(app, tableId) {
     const canBot = host || seated;
     const rows = x.seating
       .map((s) => {
-        const team = x.game === 'mus' ? html`<span class="pair pair-${s.seat % 2}">${t(s.seat % 2 ? 'mus.pair_b' : 'mus.pair_a')}</span>` : '';
+        const team = sideBadge(x.game, s.seat);
         let who;
         const actions = [];
         if (s.empty) {

@@ -1,7 +1,8 @@
 // Small helpers shared by the pages: toasts, names, game titles.
 
 import { html } from './html.js';
-import { language, num, t, tn } from './i18n.js';
+import { has, language, num, t, tn } from './i18n.js';
+import { board, sides } from './games.js';
 import { officialMark } from './svg.js';
 
 let toastTimer = null;
@@ -18,14 +19,23 @@ export function toast(text, kind = 'info', ms = 4500) {
   }, ms);
 }
 
-export const GAME_KEYS = {
-  'muggins-dominoes': 'game.dominoes',
-  'muggins-cards': 'game.cards',
-  mus: 'game.mus',
-};
-
+/** A game's name in the page's language (its strings' `game.<name>`). */
 export function gameTitle(game) {
-  return t(GAME_KEYS[game] || game);
+  return has(`game.${game}`) ? t(`game.${game}`) : game;
+}
+
+/** Which side a seat plays for, in a game of sides (pairs: A or B), as a badge (markup);
+ * nothing in a game where every seat plays for itself. */
+export function sideBadge(game, seat) {
+  const n = sides(game);
+  if (!n) return '';
+  const side = seat % n;
+  return html`<span class="pair pair-${side}">${sideName(n, side)}</span>`;
+}
+
+/** "Pair A", "Pair B" (or "Side 3" where there are more than two sides). */
+export function sideName(count, side) {
+  return count === 2 ? t(side ? 'pair.b' : 'pair.a') : t('side.n', { n: side + 1 });
 }
 
 /** A moment the server gave (ISO 8601; one without an offset is UTC, as the server keeps
@@ -86,20 +96,7 @@ export function plainName(table, seat) {
 /** A table's settings in a few words, one chip each: text, and for an official table its
  * mark with the stake (markup: the chips are drawn with `html`). */
 export function settingsSummary(game, settings, options = {}) {
-  const out = [];
-  if (game === 'muggins-dominoes') out.push(t('set.target_n', { n: settings.target }));
-  if (game === 'muggins-cards') {
-    out.push(t('set.target_n', { n: settings.target }));
-    out.push(t('set.limit_n', { n: settings.limit }));
-    if (settings.hand_size === 7) out.push(t('set.deal_seven'));
-    if (!settings.muggins) out.push(t('set.no_muggins'));
-    if (settings.muggins_on_last) out.push(t('set.muggins_on_last'));
-  }
-  if (game === 'mus') {
-    out.push(tn('set.cows_n', settings.cows));
-    out.push(tn('set.games_per_cow_n', settings.games_per_cow));
-    if (settings.real_31) out.push(t('set.real_31'));
-  }
+  const out = [...(board(game)?.settingsSummary?.(settings) ?? [])];
   if (options.turn_seconds) out.push(t('set.seconds_n', { n: options.turn_seconds }));
   if (options.bot_forget !== undefined && options.bot_forget !== null) out.push(t('set.practice'));
   if (options.public === false) out.push(t('set.private'));

@@ -4,8 +4,9 @@
 // its address asks for, in the visitor's language, like the club pages it sits beside.
 //
 // The texts are data, one file per language beside this module (rules/en.json, …): the
-// page's own words (`page`), each game's summary and sections (`games`), then the
-// sections every game page ends with (`common`). A section is {id, title, blocks}; a
+// page's own words (`page`) and the sections every game page ends with (`common`); each
+// game brings its summary and sections in its own part (/api/games: web.rules), and a
+// game without them in a language is not listed in it. A section is {id, title, blocks}; a
 // block is one of
 //   {p: item}   {list: [item]}   {steps: [item]}   {example: item}
 //   {terms: [{lead, text}]}      {table: {head: [text], rows: [[text]]}}
@@ -13,19 +14,27 @@
 // markup through `html`, so it stays text whatever it holds.
 
 import { GAMES, gameTitle, header, html, page, setMarkup, t, whoami } from '../club/club.js';
+import { gameFacts, gameNamed } from '../js/games.js';
 import { language } from '../js/i18n.js';
-
-/** The short names the server also knows a game by (taverna.games.ALIASES). */
-const ALIASES = { dominoes: 'muggins-dominoes', cards: 'muggins-cards', mus: 'mus' };
 
 const root = document.getElementById('app');
 const texts = {}; // language -> its rules file, once fetched
 
+async function fetched(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url} did not load (${r.status})`);
+  return r.json();
+}
+
+/** The page's words in `lang`, with `games`: each game's rules that are written in it. */
 async function rulesIn(lang) {
   if (!texts[lang]) {
-    const r = await fetch(`/static/rules/${lang}.json`);
-    if (!r.ok) throw new Error(`the rules in ${lang} did not load (${r.status})`);
-    texts[lang] = await r.json();
+    const told = GAMES.filter((g) => gameFacts(g).web?.rules?.[lang]);
+    const [own, ...games] = await Promise.all([
+      fetched(`/static/rules/${lang}.json`),
+      ...told.map((g) => fetched(gameFacts(g).web.rules[lang])),
+    ]);
+    texts[lang] = { ...own, games: Object.fromEntries(told.map((g, i) => [g, games[i]])) };
   }
   return texts[lang];
 }
@@ -69,7 +78,7 @@ function section(s, words) {
 function tabs(game, rules) {
   return html`<nav class="tabs club-tabs" aria-label="${rules.page.games}">
     <a class="tab" href="/rules">${rules.page.title}</a>
-    ${GAMES.map(
+    ${Object.keys(rules.games).map(
       (g) =>
         html`<a class="tab" href="/rules/${g}"${g === game ? html` aria-current="page"` : ''}>${gameTitle(g)}</a>`,
     )}</nav>`;
@@ -87,7 +96,7 @@ function index(rules, unknown) {
         ? html`<p class="page-note">${rules.page.intro}</p>`
         : html`<section class="panel"><p class="error" role="alert">${t('club.unknown_game', { game: unknown })}</p></section>`
     }
-    <ul class="rules-games">${GAMES.map(
+    <ul class="rules-games">${Object.keys(rules.games).map(
       (g) => html`<li class="panel" data-game="${g}">
         <h2><a href="/rules/${g}">${gameTitle(g)}</a></h2>
         <p>${rules.games[g].summary}</p>
@@ -137,9 +146,9 @@ async function render() {
   const rules = await rulesIn(language());
   if (ticket !== drawn) return;
   const name = decoded(location.pathname.split('/')[2] || '');
-  const game = ALIASES[name] ?? name;
+  const game = gameNamed(name) ?? name;
   if (!name) index(rules, null);
-  else if (GAMES.includes(game)) gamePage(game, rules);
+  else if (rules.games[game]) gamePage(game, rules);
   else index(rules, name);
   if (!arrived && location.hash.length > 1) {
     document.getElementById(decoded(location.hash.slice(1)))?.scrollIntoView();

@@ -3,10 +3,10 @@
 // Paso, Envido with an amount, Órdago, Quiero, No quiero; the showdown with each
 // lance's result; stones as amarracos (fives) and stones, games and cows.
 
-import { t, tn } from '../i18n.js';
-import { cardBack, cardChip, spanishCard, stones } from '../svg.js';
-import { html } from '../html.js';
-import { actor, nameText, thing } from '../ui.js';
+import { t, tn } from '/static/js/i18n.js';
+import { cardBack, cardChip, spanishCard, stones } from '/static/js/svg.js';
+import { html } from '/static/js/html.js';
+import { actor, nameText, thing } from '/static/js/ui.js';
 
 const LANCES = ['grande', 'chica', 'pares', 'juego'];
 const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos' };
@@ -24,13 +24,13 @@ const lanceName = (l) => t(`mus.lance.${l}`);
 const pairOf = (seat) => seat % 2;
 
 function pairName(c, team) {
-  return t('mus.pair_names', { a: c.name(team), b: c.name(team + 2) });
+  return t('pair.names', { a: c.name(team), b: c.name(team + 2) });
 }
 
 /** A pair in few words: "us" and "them" for a seated player, else pair A and B. */
 function pairShort(c, team) {
   if (c.me !== null) return t(team === pairOf(c.me) ? 'mus.us_cap' : 'mus.them');
-  return t(team ? 'mus.pair_b' : 'mus.pair_a');
+  return t(team ? 'pair.b' : 'pair.a');
 }
 
 function say(type, amount) {
@@ -83,6 +83,29 @@ function around(c) {
 
 const mus = {
   game: 'mus',
+
+  // ----------------------------------------------------- in the lobby
+
+  illustration() {
+    return html`<span class="ill-c">${spanishCard('1o')}</span><span class="ill-d">${spanishCard('12e')}</span>`;
+  },
+
+  settingLabels: {
+    cows: { label: 'mus.set.cows' },
+    games_per_cow: { label: 'mus.set.games_per_cow' },
+    real_31: { label: 'mus.set.real_31', hint: 'mus.set.real_31_hint' },
+  },
+
+  settingsSummary(settings) {
+    const out = [tn('mus.set.cows_n', settings.cows), tn('mus.set.games_per_cow_n', settings.games_per_cow)];
+    if (settings.real_31) out.push(t('mus.set.real_31'));
+    return out;
+  },
+
+  /** A finished match in the lobby's list: each pair's cows. */
+  resultScores(result) {
+    return (result.cows || []).map((n) => tn('mus.set.cows_n', n));
+  },
 
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: cardLabel,

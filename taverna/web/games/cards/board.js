@@ -2,10 +2,10 @@
 // the limit, the stock, go, a Claim button after your scoring play and a
 // Muggins! button for everyone else while a score is unclaimed (view.pending).
 
-import { t, tn } from '../i18n.js';
-import { cardBack, cardChip, frenchCard, parseFrench } from '../svg.js';
-import { html } from '../html.js';
-import { actor, nameText, thing } from '../ui.js';
+import { t, tn } from '/static/js/i18n.js';
+import { cardBack, cardChip, frenchCard, parseFrench } from '/static/js/svg.js';
+import { html } from '/static/js/html.js';
+import { actor, nameText, thing } from '/static/js/ui.js';
 
 const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
 const RANK_KEYS = { A: 'fr.ace', J: 'fr.jack', Q: 'fr.queen', K: 'fr.king' };
@@ -58,6 +58,28 @@ function credit(c, seat, points, why) {
 
 const cards = {
   game: 'muggins-cards',
+
+  // ----------------------------------------------------- in the lobby
+
+  illustration() {
+    return html`<span class="ill-c">${frenchCard('5H')}</span><span class="ill-d">${frenchCard('KS')}</span>`;
+  },
+
+  settingLabels: {
+    target: { label: 'cards.set.target' },
+    limit: { label: 'cards.set.limit', choices: { 21: 'cards.set.strict21' } },
+    hand_size: { label: 'cards.set.hand_size', choices: { 7: 'cards.set.deal_seven_long' } },
+    muggins: { label: 'cards.set.muggins', hint: 'cards.set.muggins_hint' },
+    muggins_on_last: { label: 'cards.set.muggins_on_last', hint: 'cards.set.muggins_on_last_hint' },
+  },
+
+  settingsSummary(settings) {
+    const out = [t('cards.set.target_n', { n: settings.target }), t('cards.set.limit_n', { n: settings.limit })];
+    if (settings.hand_size === 7) out.push(t('cards.set.deal_seven'));
+    if (!settings.muggins) out.push(t('cards.set.no_muggins'));
+    if (settings.muggins_on_last) out.push(t('cards.set.muggins_on_last'));
+    return out;
+  },
 
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: cardLabel,
@@ -293,7 +315,7 @@ const cards = {
           <div class="score-row"><span class="score-name">${nameText(c.label(s))}</span><span class="score-num">${v.scores[s]}</span></div>
           <div class="progress" aria-hidden="true"><span data-vars="--pct: ${pct}%"></span></div></li>`;
       })}</ul>
-      <p class="muted small">${t('set.target_n', { n: v.target })} · ${t('cards.round_n', { n: v.round + 1 })}</p>
+      <p class="muted small">${t('cards.set.target_n', { n: v.target })} · ${t('cards.round_n', { n: v.round + 1 })}</p>
       ${roundList(c, c.notes.round, t('cards.this_round'), { newestFirst: true })}`;
   },
 

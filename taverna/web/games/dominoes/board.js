@@ -3,10 +3,10 @@
 // placed by click or drag on the end you mean; boneyard, the count of the ends, and
 // the paper score sheet.
 
-import { t, tn } from '../i18n.js';
-import { domino, dominoBack, scoreSheet } from '../svg.js';
-import { html } from '../html.js';
-import { actor, nameText, thing } from '../ui.js';
+import { t, tn } from '/static/js/i18n.js';
+import { domino, dominoBack, scoreSheet } from '/static/js/svg.js';
+import { html } from '/static/js/html.js';
+import { actor, nameText, thing } from '/static/js/ui.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
@@ -160,6 +160,18 @@ function watchWidth(root, c) {
 const dominoes = {
   game: 'muggins-dominoes',
 
+  // ----------------------------------------------------- in the lobby
+
+  illustration() {
+    return html`<span class="ill-a">${domino('6-4')}</span><span class="ill-b">${domino('5-5', { vertical: true })}</span>`;
+  },
+
+  settingLabels: { target: { label: 'dom.set.target' } },
+
+  settingsSummary(settings) {
+    return [t('dom.set.target_n', { n: settings.target })];
+  },
+
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: tileLabel,
 
@@ -293,7 +305,7 @@ const dominoes = {
                 ? html`<b>${count}</b>`
                 : html`<b>—</b>`
           }</span>
-        <span class="muted">${t('dom.hand_n', { n: v.hand_no + 1 })} · ${t('set.target_n', { n: v.target })}</span>
+        <span class="muted">${t('dom.hand_n', { n: v.hand_no + 1 })} · ${t('dom.set.target_n', { n: v.target })}</span>
       </div>
       <div class="line${snake ? ' snake' : ''}">${lineHtml}</div>`;
   },

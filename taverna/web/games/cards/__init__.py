@@ -1,0 +1,3 @@
+"""Muggins cards in the web client: ``board.js`` (its board, controls and words at the
+table, in the lobby and in replays) and ``lang/*.json`` (its strings in the club's four
+languages), served at ``/games/muggins-cards/`` (entry point group ``taverna.web``)."""
