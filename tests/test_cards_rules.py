@@ -160,7 +160,7 @@ def test_random_deal_one_card_at_a_time_from_the_dealers_left() -> None:
     s = Cards.new(3, seed=1)
     deck = list(range(52))
     random.Random(99).shuffle(deck)
-    d = s._random_deal(random.Random(99), dealer=1)
+    d = s._shuffled_deal(random.Random(99), dealer=1)
     # seat 2 sits at dealer 1's left: it gets the 1st, 4th, 7th ... card
     assert d.hands[2] == tuple(deck[0:15:3])
     assert d.hands[0] == tuple(deck[1:15:3])

@@ -9,6 +9,7 @@ Games are found by their record name::
 from __future__ import annotations
 
 from importlib.metadata import entry_points
+from typing import Any
 
 from .base import (
     Action,
@@ -16,6 +17,8 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    NotationError,
+    SampleError,
     SettingsError,
     State,
     TavernaError,
@@ -35,10 +38,10 @@ class UnknownGame(TavernaError, KeyError):
         return str(self.args[0]) if self.args else "unknown game"
 
 
-def _registered() -> list[type[State]]:
+def _registered() -> list[type[State[Any]]]:
     """The games of this package, then those of installed plug-ins (the entry point
     group ``taverna.games``: ``name = "package.module:StateClass"``)."""
-    found: list[type[State]] = [Dominoes, Cards, Mus]
+    found: list[type[State[Any]]] = [Dominoes, Cards, Mus]
     for ep in entry_points(group="taverna.games"):
         cls = ep.load()
         if not (isinstance(cls, type) and issubclass(cls, State)):
@@ -48,7 +51,7 @@ def _registered() -> list[type[State]]:
     return found
 
 
-GAMES: dict[str, type[State]] = {cls.game: cls for cls in _registered()}
+GAMES: dict[str, type[State[Any]]] = {cls.game: cls for cls in _registered()}
 
 #: short names accepted on the command line (each game's own ``aliases``), and the
 #: record names themselves
@@ -79,6 +82,8 @@ __all__ = [
     "InvalidAction",
     "MalformedRecord",
     "Mus",
+    "NotationError",
+    "SampleError",
     "SettingsError",
     "State",
     "TavernaError",

@@ -96,12 +96,13 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    NotationError,
+    SampleError,
     Setting,
     SettingsError,
     State,
     View,
     action_seat,
-    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -149,10 +150,10 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
 
 
 def card_id(text: object) -> int:
-    """The id of a card written ``rank + suit`` (``AS``, ``10H``, ``QD``); raises ValueError."""
+    """The id of a card written ``rank + suit`` (``AS``, ``10H``, ``QD``); raises NotationError."""
     i = _ID.get(text) if isinstance(text, str) else None
     if i is None:
-        raise ValueError(
+        raise NotationError(
             f"{text!r} is not a card (write rank A 2..10 J Q K then suit S H D C, e.g. 10H)"
         )
     return i
@@ -353,7 +354,7 @@ _tuple_new = tuple.__new__
 # ------------------------------------------------------------------ state
 
 
-class Cards(State):
+class Cards(State[CardAction]):
     """Muggins cards: 52 cards, 2–4 seats each for themselves (RULES.md §2).
 
     Table settings: ``target`` (61), ``limit`` 31 or 21, ``hand_size`` 5 or 7,
@@ -378,39 +379,27 @@ class Cards(State):
     )
 
     __slots__ = (
-        "_dealer",
-        "_deals",
-        "_log",
-        "_pending",
-        "awaiting",
         "bounds",
         "closed",
         "dealer",
         "discards",
         "draws",
         "gone",
-        "hand_no",
         "hands",
         "held",
         "hs",
-        "initial_events",
         "last",
         "leader",
         "limit",
         "mol",
         "muggins",
-        "over",
         "pend",
         "pend_seat",
         "pile",
         "scores",
-        "seats",
-        "settings",
         "stock",
         "target",
         "total",
-        "turn",
-        "winner",
     )
 
     # ---------------------------------------------------------- settings
@@ -428,18 +417,13 @@ class Cards(State):
     def __init__(
         self,
         seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[CardDeal] = (),
+        settings: Mapping[str, Any] | None = None,
+        deals: Sequence[Any] = (),
         dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
-        # a new game must not pay for validation: the usual seat count and the
-        # default table are known good (check_settings gives the same dict)
-        if type(seats) is not int or not 2 <= seats <= 4:
-            self.check_seats(seats)
-        self.seats = seats
-        self.settings = self.settings_for(seats, settings) if settings else dict(SETTINGS_DEFAULTS)
+        super().__init__(seats, settings, deals, dealer, log=log)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
         self.hs: int = self.settings["hand_size"]
@@ -448,24 +432,14 @@ class Cards(State):
         self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
-        self._pending = list(reversed(deals)) if deals else []  # pop() takes the next one
-        self._dealer = dealer
-        self._log: list[CardAction] | None = [] if log else None
-        self._deals: list[CardDeal] | None = [] if log else None
         self.scores = [0] * seats
-        self.over = False
-        self.winner: int | None = None
-        self.hand_no = -1
         self.dealer = -1
-        self.awaiting = False
-        self.initial_events: list[Event] = []
         # the unclaimed score: its seat (-1: none) and its credits, in order
         self.pend_seat = -1
         self.pend: list[int] = []
         # how the last window closed, to say why a late claim or call finds nothing
         self.closed: Closed | None = None
-        # the round's fields are set by the first deal, or by _next_round while it
-        # is awaited (new, start and sample see to it)
+        self._reset_round()  # an empty table until the first deal
 
     def _reset_round(self) -> None:
         n = self.seats
@@ -485,31 +459,8 @@ class Cards(State):
         self.leader = -1
 
     @classmethod
-    def new(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        *,
-        rng: random.Random | Dealer | None = None,
-    ) -> Self:
-        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
-        state.initial_events = state._next_round()
-        return state
-
-    @classmethod
-    def start(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[Any],
-        *,
-        rng: random.Random | Dealer | None = None,
-        seed: int | None = None,
-    ) -> Self:
-        """A game fed with ``deals`` first; their dealers are checked up front.
-
-        Deal 0 names the first dealer and the deal passes to the next seat each
+    def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
+        """Deal 0 names the first dealer and the deal passes to the next seat each
         round (RULES.md §2 Deal), so every later dealer is known from the start:
         a wrong one makes the whole record malformed before anything is played.
         """
@@ -524,50 +475,6 @@ class Cards(State):
                         f"deal {i} names dealer {d.dealer}, but the deal passes to the next "
                         f"seat each round: seat {expected} deals round {i}"
                     )
-        state = cls(seats, settings, deals, dealer_of(rng, seed))
-        state.initial_events = state._next_round()
-        return state
-
-    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
-        c = object.__new__(type(self))
-        c.seats = self.seats
-        c.settings = self.settings
-        c.target = self.target
-        c.limit = self.limit
-        c.hs = self.hs
-        c.draws = self.draws
-        c.muggins = self.muggins
-        c.mol = self.mol
-        c._pending = self._pending[:]
-        c._dealer = dealer_of(rng)
-        if record and self._log is not None and self._deals is not None:
-            c._log = self._log[:]
-            c._deals = self._deals[:]
-        else:
-            c._log = None
-            c._deals = None
-        c.scores = self.scores[:]
-        c.over = self.over
-        c.winner = self.winner
-        c.hand_no = self.hand_no
-        c.dealer = self.dealer
-        c.awaiting = self.awaiting
-        c.initial_events = []
-        c.pend_seat = self.pend_seat
-        c.pend = self.pend[:]
-        c.closed = self.closed
-        c.hands = [h[:] for h in self.hands]
-        c.held = self.held
-        c.bounds = self.bounds[:]
-        c.stock = self.stock[:]
-        c.pile = self.pile[:]
-        c.discards = self.discards[:]
-        c.total = self.total
-        c.last = self.last
-        c.gone = self.gone
-        c.turn = self.turn
-        c.leader = self.leader
-        return c
 
     # ------------------------------------------------------------ notation
 
@@ -654,7 +561,14 @@ class Cards(State):
                 return tied[0]
             candidates = tied
 
-    def _random_deal(self, rng: random.Random, dealer: int) -> CardDeal:
+    def _random_deal(self, rng: random.Random) -> CardDeal:
+        # RULES.md §2 Deal: the first dealer by a high-card draw, then the next seat
+        first = self.dealer < 0
+        dealer = self._high_card_draw(rng) if first else (self.dealer + 1) % self.seats
+        return self._shuffled_deal(rng, dealer)
+
+    def _shuffled_deal(self, rng: random.Random, dealer: int) -> CardDeal:
+        """A shuffled deck dealt by ``dealer``."""
         # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
         # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
         # leaves it uniformly shuffled, so it is not drawn.
@@ -666,28 +580,9 @@ class Cards(State):
         # the tuple CardDeal(...) makes, without its Python-level __new__
         return _tuple_new(CardDeal, (_HANDS[n][k][dealer](cards), cards[n * k :], dealer))
 
-    def _next_round(self) -> list[Event]:
-        """Take the next deal (queued, else random), or wait for one."""
-        if self._pending:
-            return self._begin(self._pending.pop())
-        if self._dealer is not None:
-            rng = self._dealer.for_deal(self.hand_no + 1)
-            if self.dealer < 0:
-                dealer = self._high_card_draw(rng)
-            else:
-                dealer = (self.dealer + 1) % self.seats
-            # a deal made here is right by construction: nothing to check
-            return self._start_round(self._random_deal(rng, dealer), dealer)
-        if self.hand_no < 0:
-            self._reset_round()  # no round yet: an empty table
-        self.awaiting = True
-        return []
-
-    @property
-    def awaiting_deal(self) -> bool:
-        return self.awaiting
-
     def _check_deal(self, deal: CardDeal) -> None:
+        if not isinstance(deal, CardDeal):
+            raise IllegalAction(f"{deal!r} is not a cards deal")
         if self.dealer < 0:
             if deal.dealer is None:
                 raise IllegalAction(
@@ -703,27 +598,15 @@ class Cards(State):
                 f"deal {self.hand_no + 1} must give {self.hs} cards to each of {self.seats} seats"
             )
 
-    def deal(self, deal: Any) -> list[Event]:
-        if not self.awaiting:
-            raise IllegalAction("no deal is due now")
-        if not isinstance(deal, CardDeal):
-            raise IllegalAction(f"{deal!r} is not a cards deal")
-        return self._begin(deal)
-
-    def _begin(self, deal: CardDeal) -> list[Event]:
-        self._check_deal(deal)
+    def _begin(self, deal: CardDeal, given: bool) -> list[Event]:
         # RULES.md §2 Deal: the deal passes to the next seat each round
         if self.dealer < 0 and deal.dealer is not None:
-            return self._start_round(deal, deal.dealer % self.seats)
-        return self._start_round(deal, (self.dealer + 1) % self.seats)
-
-    def _start_round(self, deal: CardDeal, dealer: int) -> list[Event]:
-        """Start a round with ``deal`` (checked, or dealt here), ``dealer`` dealing."""
+            dealer = deal.dealer % self.seats
+        else:
+            dealer = (self.dealer + 1) % self.seats
         n = self.seats
         k = self.hs
         self.dealer = dealer
-        self.awaiting = False
-        self.hand_no += 1
         private: dict[int, JSON] = {}
         hands = []
         for s, h in enumerate(deal.hands):
@@ -744,8 +627,6 @@ class Cards(State):
         # RULES.md §2 Deal: the player after the dealer leads
         leader = dealer + 1 if dealer + 1 < n else 0
         self.leader = self.turn = leader
-        if self._deals is not None:
-            self._deals.append(deal)
         return [
             {
                 "type": "deal",
@@ -778,7 +659,7 @@ class Cards(State):
         """The seat whose turn it is (it must play or go); a claim or call is optional."""
         return self.turn if self.turn >= 0 and not self.over else None
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[CardAction]:
         # a game that is over has no turn and no pending score (see _win): nothing is legal
         turn = self.turn
         ps = self.pend_seat
@@ -786,7 +667,7 @@ class Cards(State):
             if ps < 0:
                 return []
             return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
-        out: list[Action] = []
+        out: list[CardAction] = []
         if turn >= 0:
             hand = self.hands[turn]
             total = self.total
@@ -887,7 +768,7 @@ class Cards(State):
             total=t,
         )
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: CardAction) -> list[Event]:
         if not isinstance(action, CardAction):
             raise not_an_action(self, action)
         kind = action.type
@@ -1227,7 +1108,7 @@ class Cards(State):
         # RULES.md §2 Winning: no winner yet, so a new round; scores carry over
         events.append({"type": "round_end", "round": self.hand_no, "scores": self.scores[:]})
         self.turn = -1
-        events.extend(self._next_round())
+        events.extend(self._next_deal())
 
     # ---------------------------------------------------------------- views
 
@@ -1282,7 +1163,7 @@ class Cards(State):
         """
         seat = view["seat"]
         if seat is None:
-            raise ValueError("a spectator's view has no seat to sample for")
+            raise SampleError("a spectator's view has no seat to sample for")
         seats = view["seats"]
         state = cls(seats, view["settings"], (), Dealer(rng=rng), log=False)
         state.scores = list(view["scores"])
@@ -1322,7 +1203,7 @@ class Cards(State):
         for m, s in wanted:
             fits = [i for i, c in enumerate(pool) if VALUE[c] >= m] if m else None
             if fits is not None and not fits:
-                raise ValueError("no deal of the unseen cards fits what the view shows")
+                raise SampleError("no deal of the unseen cards fits what the view shows")
             i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
             hands[s].append(pool[i])
             pool[i] = pool[-1]
@@ -1334,13 +1215,5 @@ class Cards(State):
         state.held = sum(view["hand_sizes"])
         state.stock = pool
         if len(pool) != view["stock"]:
-            raise ValueError("the view's card counts do not add up to 52")
+            raise SampleError("the view's card counts do not add up to 52")
         return state
-
-    @property
-    def deals_used(self) -> list[Any]:
-        return list(self._deals or [])
-
-    @property
-    def actions_played(self) -> list[Action]:
-        return list(self._log or [])

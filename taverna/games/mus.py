@@ -71,11 +71,11 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    SampleError,
     Setting,
     State,
     View,
     action_seat,
-    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -220,15 +220,17 @@ _SIMPLE = [[MusAction(s, code) for s in range(SEATS)] for code in range(9)]
 _BETS = [{n: MusAction(s, BET, n) for n in BET_MENU} for s in range(SEATS)]
 _RAISES = [{n: MusAction(s, RAISE, n) for n in BET_MENU} for s in range(SEATS)]
 # the menus legal_actions copies, per seat
-_MUS_CHOICES: list[list[Action]] = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
-_SPEAK_MENU: list[list[Action]] = [
+_MUS_CHOICES: list[list[MusAction]] = [[_SIMPLE[MUS][s], _SIMPLE[NO_MUS][s]] for s in range(SEATS)]
+_SPEAK_MENU: list[list[MusAction]] = [
     [_SIMPLE[PASS][s], *_BETS[s].values(), _SIMPLE[ORDAGO][s]] for s in range(SEATS)
 ]
-_ANSWER_MENU: list[list[Action]] = [
+_ANSWER_MENU: list[list[MusAction]] = [
     [_SIMPLE[ACCEPT][s], *_RAISES[s].values(), _SIMPLE[ORDAGO][s], _SIMPLE[REJECT][s]]
     for s in range(SEATS)
 ]
-_ORDAGO_MENU: list[list[Action]] = [[_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)]
+_ORDAGO_MENU: list[list[MusAction]] = [
+    [_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)
+]
 #: _SAID[code][s]: the event of seat s saying mus, no mus, pass, órdago, accept or
 #: reject, one dict shared by every such event (events are read, never changed)
 _SAID = [[{"type": ACTION_TYPES[code], "seat": s} for s in range(SEATS)] for code in range(9)]
@@ -252,7 +254,7 @@ def _answerers_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 ANSWERERS = _answerers_table()
 
 
-def _discards(seat: int, hand: tuple[int, ...]) -> list[Action]:
+def _discards(seat: int, hand: tuple[int, ...]) -> list[MusAction]:
     """The 15 discards of a four-card hand (built without __init__: this is hot).
 
     They come in the order of the subsets of the hand's positions read as the
@@ -261,7 +263,7 @@ def _discards(seat: int, hand: tuple[int, ...]) -> list[Action]:
     a, b, c, d = hand
     A, B, C, D = 1 << a, 1 << b, 1 << c, 1 << d
     AB, AC, BC = A | B, A | C, B | C
-    out: list[Action] = []
+    out: list[MusAction] = []
     new = object.__new__
     for cards, mask in (
         ((a,), A),
@@ -316,7 +318,7 @@ def _int(x: object) -> TypeGuard[int]:
 # ------------------------------------------------------------------ state
 
 
-class Mus(State):
+class Mus(State[MusAction]):
     """Mus: four seats in two pairs, stones, games and cows (RULES.md §3).
 
     Events (plain dicts; ``private`` parts only for the seat they name):
@@ -352,6 +354,7 @@ class Mus(State):
     #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
     team_count: ClassVar[int | None] = 2
     title: ClassVar[str] = "Mus"
+    match_unit: ClassVar[str] = "match"
     aliases: ClassVar[tuple[str, ...]] = ()
     default_seats: ClassVar[int] = 4
     private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
@@ -364,14 +367,9 @@ class Mus(State):
 
     __slots__ = (
         "_deal",
-        "_dealer",
-        "_deals",
         "_given",
-        "_log",
-        "_pending",
         "answerers",
         "apos",
-        "awaiting",
         "bet_team",
         "betting",
         "cows",
@@ -381,10 +379,8 @@ class Mus(State):
         "game_no",
         "games",
         "games_per_cow",
-        "hand_no",
         "hands",
         "holders",
-        "initial_events",
         "lance",
         "last_hand",
         "mano",
@@ -392,7 +388,6 @@ class Mus(State):
         "mus_round",
         "n_bets",
         "ordago",
-        "over",
         "phase",
         "piles",
         "pos",
@@ -403,15 +398,11 @@ class Mus(State):
         "res_status",
         "res_team",
         "reshuffled",
-        "seats",
-        "settings",
         "speakers",
         "stake",
         "stones",
         "tally",
-        "turn",
         "vals",
-        "winner",
     )
 
     # ---------------------------------------------------------- settings
@@ -421,38 +412,26 @@ class Mus(State):
     def __init__(
         self,
         seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[MusDeal] = (),
+        settings: Mapping[str, Any] | None = None,
+        deals: Sequence[Any] = (),
         dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
-        self.seats = seats
-        self.settings = self.settings_for(seats, settings)
+        super().__init__(seats, settings, deals, dealer, log=log)
         self.cows_to_win: int = self.settings["cows"]
         self.games_per_cow: int = self.settings["games_per_cow"]
         self.real31: bool = self.settings["real_31"]
-        self._pending = list(deals)
-        self._pending.reverse()  # pop() takes the next one
-        self._dealer = dealer
-        self._log: list[MusAction] | None = [] if log else None
-        self._deals: list[MusDeal] | None = [] if log else None
         self._deal: MusDeal | None = None
         self._given = False
         self.stones = [0, 0]
         self.games = [0, 0]
         self.cows = [0, 0]
-        self.over = False
-        self.winner: int | None = None
-        self.hand_no = -1
         self.game_no = 0
         self.mano = -1
-        self.awaiting = False
         self.last_hand: JSON | None = None
-        self.initial_events: list[Event] = []
         # no hand yet (each deal sets these four)
         self.phase = IDLE
-        self.turn = -1
         self.hands: list[tuple[int, ...]] = [(), (), (), ()]
         self.deck: list[int] = []  # top at the end
         self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
@@ -468,7 +447,8 @@ class Mus(State):
         self.mus_round = 0
         self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
         self.vals: list[HandValue] | None = None
-        self.holders: list[list[int] | None] = [None, None]  # announced pares, juego holders
+        # who announced pares, who juego (None: not announced yet)
+        self.holders: list[tuple[int, ...] | None] = [None, None]
         self.lance = -1
         self.punto = False
         self.speakers: tuple[int, ...] = ()
@@ -494,28 +474,7 @@ class Mus(State):
         return self.stones
 
     @classmethod
-    def new(
-        cls,
-        seats: int = SEATS,
-        settings: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        *,
-        rng: random.Random | Dealer | None = None,
-    ) -> Self:
-        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
-        state.initial_events = state._next_hand()
-        return state
-
-    @classmethod
-    def start(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[Any],
-        *,
-        rng: random.Random | Dealer | None = None,
-        seed: int | None = None,
-    ) -> Self:
+    def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
         # RULES.md §3 Mano: it passes to the next seat every hand, across
         # games, so every queued deal's mano is known from the first one.
         if deals:
@@ -529,66 +488,6 @@ class Mus(State):
                         f"deal {i} names mano {d.mano}, but mano passes to the next seat "
                         f"every hand: after deal 0's mano {first} it is seat {want}"
                     )
-        state = cls(seats, settings, deals, dealer_of(rng, seed))
-        state.initial_events = state._next_hand()
-        return state
-
-    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
-        c = object.__new__(type(self))
-        c.seats = self.seats
-        c.settings = self.settings
-        c.cows_to_win = self.cows_to_win
-        c.games_per_cow = self.games_per_cow
-        c.real31 = self.real31
-        c._pending = self._pending[:]
-        c._dealer = dealer_of(rng)
-        if record and self._log is not None and self._deals is not None:
-            c._log = self._log[:]
-            c._deals = self._deals[:]
-        else:
-            c._log = None
-            c._deals = None
-        c._deal = self._deal
-        c._given = self._given
-        c.stones = self.stones[:]
-        c.games = self.games[:]
-        c.cows = self.cows[:]
-        c.over = self.over
-        c.winner = self.winner
-        c.hand_no = self.hand_no
-        c.game_no = self.game_no
-        c.mano = self.mano
-        c.awaiting = self.awaiting
-        c.last_hand = self.last_hand
-        c.initial_events = []
-        c.phase = self.phase
-        c.turn = self.turn
-        c.hands = self.hands[:]
-        c.deck = self.deck[:]
-        c.piles = [p[:] for p in self.piles]
-        c.reshuffled = self.reshuffled
-        c.mus_round = self.mus_round
-        c.mus_count = self.mus_count
-        c.discards = [d[:] for d in self.discards]
-        c.vals = self.vals
-        c.holders = self.holders[:]
-        c.lance = self.lance
-        c.punto = self.punto
-        c.speakers = self.speakers
-        c.pos = self.pos
-        c.answerers = self.answerers
-        c.apos = self.apos
-        c.stake = self.stake
-        c.prev_stake = self.prev_stake
-        c.bet_team = self.bet_team
-        c.ordago = self.ordago
-        c.n_bets = self.n_bets
-        c.betting = self.betting[:]
-        c.res_status = self.res_status[:]
-        c.res_stake = self.res_stake[:]
-        c.res_team = self.res_team[:]
-        c.tally = self.tally[:]  # its rows are never changed once written
-        return c
 
     # ------------------------------------------------------------ notation
 
@@ -660,43 +559,23 @@ class Mus(State):
 
     # ----------------------------------------------------------- dealing
 
-    def _random_deal(self, rng: random.Random, mano: int) -> MusDeal:
+    def _random_deal(self, rng: random.Random) -> MusDeal:
+        # RULES.md §3 Mano: drawn at random, then the next seat every hand
+        mano = rng.randrange(SEATS) if self.mano < 0 else (self.mano + 1) % SEATS
         cards = _DECK[:]
         rng.shuffle(cards)
         t = tuple(cards)
         # the tuple MusDeal(...) makes, without its Python-level __new__
         return _tuple_new(MusDeal, ((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ()))
 
-    def _next_mano(self) -> int | None:
-        return None if self.mano < 0 else (self.mano + 1) % SEATS
-
-    def _next_hand(self) -> list[Event]:
-        """Take the next deal (queued, else random), or wait for one."""
-        if self._pending:
-            return self._begin(self._pending.pop(), True)
-        if self._dealer is not None:
-            rng = self._dealer.for_deal(self.hand_no + 1)
-            # RULES.md §3 Mano: drawn at random, then the next seat every hand
-            mano = rng.randrange(SEATS) if self.mano < 0 else (self.mano + 1) % SEATS
-            return self._begin(self._random_deal(rng, mano), False)
-        self.awaiting = True
-        return []
-
-    @property
-    def awaiting_deal(self) -> bool:
-        return self.awaiting
-
-    def deal(self, deal: Any) -> list[Event]:
-        if not self.awaiting:
-            raise IllegalAction("no deal is due now")
-        want = self._next_mano()
+    def _check_deal(self, deal: MusDeal) -> None:
+        want = None if self.mano < 0 else (self.mano + 1) % SEATS
         if want is None and deal.mano is None:
             raise IllegalAction("the first deal must name the mano")
         if want is not None and deal.mano is not None and deal.mano != want:
             raise IllegalAction(
                 f"deal {self.hand_no + 1} names mano {deal.mano}, but mano passes to seat {want}"
             )
-        return self._begin(deal, True)
 
     def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
         hands, deck, first_mano, _ = deal
@@ -706,8 +585,6 @@ class Mus(State):
         else:
             mano = (self.mano + 1) % SEATS  # RULES.md §3 Mano: the next seat every hand
         self._reset_hand()
-        self.awaiting = False
-        self.hand_no += 1
         self.mano = mano
         self._deal = deal
         self._given = given
@@ -715,8 +592,6 @@ class Mus(State):
         self.deck = list(deck[::-1])
         self.phase = MUS_PHASE
         self.turn = mano
-        if self._deals is not None:
-            self._deals.append(deal)
         h0, h1, h2, h3 = _hands_str(hands)
         return [
             {
@@ -737,13 +612,7 @@ class Mus(State):
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        if self.turn < 0:
-            return ()
-        return (self.turn,)
-
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[MusAction]:
         s = self.turn
         if s < 0 or (seat is not None and seat != s):
             return []
@@ -767,7 +636,7 @@ class Mus(State):
             return None
         return LANCE_NAMES[4 if self.punto and self.lance == JUEGO else self.lance]
 
-    def _doing(self) -> str:
+    def _turn_doing(self) -> str:
         ph = self.phase
         if ph == MUS_PHASE:
             return "say mus or no mus"
@@ -777,33 +646,18 @@ class Mus(State):
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: MusAction) -> list[Event]:
         if not isinstance(action, MusAction):
             raise not_an_action(self, action)
         s = action.seat
         turn = self.turn
         if s != turn or turn < 0:
-            raise self._not_turn(s, action.code)
+            self._refuse_turn(s, _VERBS[action.code])
         events = _HANDLERS[self.phase][action.code](self, s, action)
         log = self._log
         if log is not None:
             log.append(action)
         return events
-
-    def _not_turn(self, s: int, code: int) -> IllegalAction:
-        """Why seat ``s`` may not act: not its turn, no hand dealt, or the match is over."""
-        verb = _VERBS[code]
-        if self.turn < 0:
-            if self.over:
-                return IllegalAction(f"seat {s} cannot {verb}: the match is over", "game_over")
-            return IllegalAction(
-                f"seat {s} cannot {verb}: the next hand has not been dealt", "not_dealt"
-            )
-        return IllegalAction(
-            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn to {self._doing()}",
-            "not_your_turn",
-            turn=self.turn,
-        )
 
     def _refuse(self, s: int, action: MusAction) -> list[Event]:
         """The handler of an action the phase does not take."""
@@ -989,9 +843,9 @@ class Mus(State):
                     if vals[x].pares_kind if L == PARES else vals[x].juego:
                         holders.append(x)
                         pairs |= 1 << (x & 1)
-                self.holders[L - PARES] = holders
+                self.holders[L - PARES] = tuple(holders)
                 # RULES.md §3: who holds pares or juego is announced before the lance
-                events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders[:]})
+                events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders})
                 if not holders and L == PARES:
                     self.res_status[L] = SKIPPED
                     events.append({"type": "lance", "lance": "pares", "skipped": True})
@@ -1399,7 +1253,7 @@ class Mus(State):
         if won >= 0:
             self._win_game(won, "stones", events)
         else:
-            events.extend(self._next_hand())
+            events.extend(self._next_deal())
 
     def _win_game(self, team: int, reason: str, events: list[Event]) -> None:
         """RULES.md §3 Match structure: games make cows, cows make the match."""
@@ -1437,7 +1291,7 @@ class Mus(State):
         self.game_no += 1
         if new_cow:
             self.games = [0, 0]
-        events.extend(self._next_hand())
+        events.extend(self._next_deal())
 
     # ---------------------------------------------------------------- views
 
@@ -1476,8 +1330,8 @@ class Mus(State):
             "mus_said": self.mus_count if self.phase == MUS_PHASE else 0,
             "discards": [d[:] for d in self.discards],
             "announced": {
-                "pares": None if self.holders[0] is None else self.holders[0][:],
-                "juego": None if self.holders[1] is None else self.holders[1][:],
+                "pares": None if self.holders[0] is None else list(self.holders[0]),
+                "juego": None if self.holders[1] is None else list(self.holders[1]),
             },
             "lance": self.lance_name,
             "lance_slot": self.lance,
@@ -1514,7 +1368,7 @@ class Mus(State):
         """
         seat = view["seat"]
         if seat is None:
-            raise ValueError("a spectator's view has no seat to sample for")
+            raise SampleError("a spectator's view has no seat to sample for")
         state = cls(view["seats"], view["settings"], (), Dealer(rng=rng), log=False)
         state.stones = list(view["stones"])
         state.games = list(view["games"])
@@ -1571,7 +1425,7 @@ class Mus(State):
                     if fits(x, h):
                         break
                 else:
-                    raise ValueError("no deal of the unseen cards fits the announcements")
+                    raise SampleError("no deal of the unseen cards fits the announcements")
                 hands[x] = h
                 rest = [c for c in rest if c not in h]
         state.hands = hands
@@ -1585,12 +1439,12 @@ class Mus(State):
         state.piles = piles
         state.deck = rest[i:]
         if len(state.deck) != view["deck"]:
-            raise ValueError("the view's card counts do not add up to 40")
+            raise SampleError("the view's card counts do not add up to 40")
         state._deal = MusDeal(tuple(hands), tuple(reversed(state.deck)), state.mano, ())
         state._given = False
         state.holders = [
-            None if pares_h is None else list(pares_h),
-            None if juego_h is None else list(juego_h),
+            None if pares_h is None else tuple(pares_h),
+            None if juego_h is None else tuple(juego_h),
         ]
         state.punto = view["punto"]
         state.lance = view["lance_slot"]
@@ -1610,7 +1464,7 @@ class Mus(State):
             state.res_team[L] = item.get("team", -1)
         if phase == IDLE and not state.over:
             # awaiting a deal: the sampled game goes on with one from rng
-            state.initial_events = state._next_hand()
+            state.initial_events = state._next_deal()
         return state
 
     def _replay_betting(self) -> None:
@@ -1640,16 +1494,6 @@ class Mus(State):
                 self.bet_team = s & 1
             elif code == REJECT:
                 self.apos += 1
-
-    # --------------------------------------------------------------- records
-
-    @property
-    def deals_used(self) -> list[Any]:
-        return list(self._deals or [])
-
-    @property
-    def actions_played(self) -> list[Action]:
-        return list(self._log or [])
 
 
 _Handler = Callable[[Mus, int, MusAction], list[Event]]
