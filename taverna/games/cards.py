@@ -348,9 +348,6 @@ class CardDeal(NamedTuple):
     dealer: int | None
 
 
-#: builds a NamedTuple (CardDeal, Closed) without its Python-level __new__
-_tuple_new = tuple.__new__
-
 # ------------------------------------------------------------------ state
 
 
@@ -577,8 +574,7 @@ class Cards(State[CardAction]):
         cards = tuple(deck)
         n = self.seats
         k = self.hs
-        # the tuple CardDeal(...) makes, without its Python-level __new__
-        return _tuple_new(CardDeal, (_HANDS[n][k][dealer](cards), cards[n * k :], dealer))
+        return CardDeal(_HANDS[n][k][dealer](cards), cards[n * k :], dealer)
 
     def _check_deal(self, deal: CardDeal) -> None:
         if not isinstance(deal, CardDeal):
@@ -720,9 +716,7 @@ class Cards(State[CardAction]):
         points = sum(self.pend)
         lost = {"type": "lost", "seat": self.pend_seat, "points": points}
         how = "play" if card >= 0 else "go"
-        self.closed = _tuple_new(
-            Closed, (self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
-        )
+        self.closed = Closed(self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
         self.pend_seat = -1
         self.pend = []
         return lost
@@ -1052,7 +1046,7 @@ class Cards(State[CardAction]):
     def _settle(self, s: int, event: Event) -> list[Event]:
         """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
         how = "claim" if s == self.pend_seat else "muggins"
-        self.closed = _tuple_new(Closed, (self.pend_seat, sum(self.pend), how, s, None))
+        self.closed = Closed(self.pend_seat, sum(self.pend), how, s, None)
         scores = self.scores
         target = self.target
         credited = 0

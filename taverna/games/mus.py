@@ -306,7 +306,6 @@ class MusDeal(NamedTuple):
     reshuffles: tuple[tuple[int, ...], ...] = ()
 
 
-_tuple_new = tuple.__new__
 #: the 40 cards in id order, copied and shuffled for a random deal
 _DECK = list(range(N_CARDS))
 
@@ -565,8 +564,7 @@ class Mus(State[MusAction]):
         cards = _DECK[:]
         rng.shuffle(cards)
         t = tuple(cards)
-        # the tuple MusDeal(...) makes, without its Python-level __new__
-        return _tuple_new(MusDeal, ((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano, ()))
+        return MusDeal((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano)
 
     def _check_deal(self, deal: MusDeal) -> None:
         want = None if self.mano < 0 else (self.mano + 1) % SEATS
