@@ -446,6 +446,9 @@ class State(ABC, Generic[A]):
 
     @classmethod
     def check_seats(cls, seats: object) -> int:
+        """``seats`` if the game is played by that many; else SettingsError saying why."""
+        if type(seats) is int and cls.min_seats <= seats <= cls.max_seats:
+            return seats  # the usual case, first: every new game asks
         if not isinstance(seats, int) or isinstance(seats, bool):
             raise SettingsError(f"seats must be a whole number, not {seats!r}")
         if not cls.min_seats <= seats <= cls.max_seats:

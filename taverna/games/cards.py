@@ -436,7 +436,10 @@ class Cards(State[CardAction]):
         self.pend: list[int] = []
         # how the last window closed, to say why a late claim or call finds nothing
         self.closed: Closed | None = None
-        self._reset_round()  # an empty table until the first deal
+        # the round's fields are set by each deal (_begin); a table with no deal to
+        # start from (neither queued nor a dealer) shows an empty round until deal()
+        if not deals and dealer is None:
+            self._reset_round()
 
     def _reset_round(self) -> None:
         n = self.seats
