@@ -290,34 +290,6 @@ _WINDOW = tuple(
     )
     for n in range(5)
 )
-#: _DRAWN[s][c]: the private part of the event of seat s drawing card c, one shared
-#: by every such event (events are read, never changed; event_for and event_json
-#: copy what they pass on)
-_DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)]
-#: _GO_EVENT[s][total]: the event of seat s saying go on that total, and
-#: _LIMIT_EVENT[limit][s][leader]: the pile seat s closed by reaching the limit,
-#: leader to lead the next: one shared dict each (events are read, never changed)
-_GO_EVENT = [[{"type": "go", "seat": s, "total": t} for t in range(32)] for s in range(4)]
-_LIMIT_EVENT = tuple(
-    [
-        [
-            {
-                "type": "pile_closed",
-                "reason": "limit",
-                "seat": s,
-                "total": limit,
-                "last": 0,
-                "credit": 0,
-                "leader": leader,
-            }
-            for leader in range(4)
-        ]
-        for s in range(4)
-    ]
-    if limit in SCORING
-    else []
-    for limit in range(32)
-)
 #: a new deck in id order, copied for each shuffle
 _DECK = list(range(N_CARDS))
 #: _HANDS[n][hand_size][dealer](deck): the hands a shuffled deck (a tuple) deals,
@@ -845,7 +817,7 @@ class Cards(State[CardAction]):
                     "type": "draw",
                     "seat": s,
                     "stock": len(stock),
-                    "private": _DRAWN[s][d],
+                    "private": {s: {"card": CARD_STR[d]}},
                 }
             )
             if total == self.limit:
@@ -870,7 +842,18 @@ class Cards(State[CardAction]):
 
     def _close_at_limit(self, s: int, total: int, events: list[Event]) -> None:
         # RULES.md §2 Closing a pile: exactly the limit closes it at once
-        events.append(_LIMIT_EVENT[total][s][self._new_pile(s)])
+        leader = self._new_pile(s)
+        events.append(
+            {
+                "type": "pile_closed",
+                "reason": "limit",
+                "seat": s,
+                "total": total,
+                "last": 0,
+                "credit": 0,
+                "leader": leader,
+            }
+        )
 
     def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
         """A play with ``claim`` claims what it scores: refuse it when that is nothing.
@@ -953,7 +936,7 @@ class Cards(State[CardAction]):
                     break
                 keep += 1
             self.bounds[s] = bounds[:keep] + (least,) * (max(len(hand), len(bounds)) - keep)
-        events.append(_GO_EVENT[s][total])
+        events.append({"type": "go", "seat": s, "total": total})
         stock = self.stock
         if stock and self.draws:
             # RULES.md §2 Play: a go draws one card while any is left
@@ -965,7 +948,7 @@ class Cards(State[CardAction]):
                     "type": "draw",
                     "seat": s,
                     "stock": len(stock),
-                    "private": _DRAWN[s][d],
+                    "private": {s: {"card": CARD_STR[d]}},
                 }
             )
         gone = self.gone | 1 << s
