@@ -231,9 +231,6 @@ _ANSWER_MENU: list[list[MusAction]] = [
 _ORDAGO_MENU: list[list[MusAction]] = [
     [_SIMPLE[ACCEPT][s], _SIMPLE[REJECT][s]] for s in range(SEATS)
 ]
-#: _SAID[code][s]: the event of seat s saying mus, no mus, pass, órdago, accept or
-#: reject, one dict shared by every such event (events are read, never changed)
-_SAID = [[{"type": ACTION_TYPES[code], "seat": s} for s in range(SEATS)] for code in range(9)]
 #: ORDERS[mano]: the seats in turn order from mano
 ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
 #: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
@@ -679,7 +676,7 @@ class Mus(State[MusAction]):
 
     def _mus(self, s: int, action: MusAction) -> list[Event]:
         self.mus_count += 1
-        events: list[Event] = [_SAID[MUS][s]]
+        events: list[Event] = [{"type": "mus", "seat": s}]
         if self.mus_count == SEATS:
             # all four want to discard: each in turn order from mano
             self.phase = DISCARD
@@ -698,7 +695,7 @@ class Mus(State[MusAction]):
                 f"seat {s} cannot say no mus: deal {self.hand_no} lists {n} "
                 f"reshuffle{'' if n == 1 else 's'}, but only {self.reshuffled} happened"
             )
-        events: list[Event] = [_SAID[NO_MUS][s]]
+        events: list[Event] = [{"type": "no_mus", "seat": s}]
         # _value(h) for each hand, written out: this is hot
         vals: list[HandValue] = []
         pair_of = PAIR_OF
@@ -866,7 +863,7 @@ class Mus(State[MusAction]):
 
     def _pass(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, PASS, 0))
-        events: list[Event] = [_SAID[PASS][s]]
+        events: list[Event] = [{"type": "pass", "seat": s}]
         self.pos += 1
         if self.pos < len(self.speakers):
             self.turn = self.speakers[self.pos]
@@ -928,11 +925,11 @@ class Mus(State[MusAction]):
         self.bet_team = s & 1
         self.phase = ANSWER
         self.turn = ans[0]
-        return [_SAID[ORDAGO][s]]
+        return [{"type": "ordago", "seat": s}]
 
     def _accept(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, ACCEPT, 0))
-        events: list[Event] = [_SAID[ACCEPT][s]]
+        events: list[Event] = [{"type": "accept", "seat": s}]
         L = self.lance
         if self.ordago:
             self._ordago_showdown(events)
@@ -945,7 +942,7 @@ class Mus(State[MusAction]):
 
     def _reject(self, s: int, action: MusAction) -> list[Event]:
         self.betting.append((s, REJECT, 0))
-        events: list[Event] = [_SAID[REJECT][s]]
+        events: list[Event] = [{"type": "reject", "seat": s}]
         self.apos += 1
         if self.apos < len(self.answerers):
             self.turn = self.answerers[self.apos]  # the partner answers
