@@ -259,7 +259,7 @@ def minimal_cards(seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
 
 def minimal_mus(seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
     """Mus by hand: the same rules and the same random menus, no protocol, no events."""
-    from .games.mus_hands import CARD_CLASS, VALUES, juego_bonus
+    from .games.mus.hands import CARD_CLASS, VALUES, juego_bonus
 
     del seats  # always four
     rng = random.Random(seed)

@@ -64,7 +64,7 @@ from ..games.mus import (
     Mus,
     MusAction,
 )
-from ..games.mus_hands import CARD_CLASS, card_id, evaluate, juego_bonus
+from ..games.mus.hands import CARD_CLASS, card_id, evaluate, juego_bonus
 from . import heuristics
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class Strength:
             raise ValueError(f"not a {DATA_FORMAT} file: format {data.get('format')!r}")
         self.data = data
         self.hands: list[str] = data["hands"]
-        #: class-multiset signature (as in mus_hands.VALUES) -> hand index
+        #: class-multiset signature (as in mus.hands.VALUES) -> hand index
         self.index = {sum(1 << (3 * int(ch)) for ch in key): i for i, key in enumerate(self.hands)}
         self.grande: list[list[float]] = data["grande"]
         self.chica: list[list[float]] = data["chica"]

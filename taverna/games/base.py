@@ -625,6 +625,12 @@ class State(ABC, Generic[A]):
             self._deals.append(deal)
         return self._begin(deal, given)
 
+    def _amend_deal(self, deal: Any) -> None:
+        """Record ``deal`` in place of the current one: the deal as it turned out (Mus:
+        with the reshuffles drawn during its hand), so that a replay deals the same."""
+        if self._deals:
+            self._deals[-1] = deal
+
     def _check_deal(self, deal: Any) -> None:
         """Refuse (IllegalAction) a given deal that cannot be the next one here."""
         return None
