@@ -16,8 +16,8 @@ around them. Randomness comes only from a seeded :class:`random.Random`
     >>> events[0]["type"]
     'play'
 
-Events are plain dicts ready for JSON, to be read and not changed (a game may
-share parts of them, such as the private part of a draw, between events).
+Events are plain dicts ready for JSON, each a dict of its own, its private part
+too (a hand's summary is also the state's ``last_hand``, which views show).
 What only some seats may see sits under the ``"private"`` key,
 ``{seat: {field: value}}``; :func:`event_for` gives the copy one seat (or a
 spectator, seat ``None``) may receive.
@@ -399,7 +399,11 @@ class State(ABC, Generic[A]):
     awaiting: bool
     over: bool
     winner: int | None
-    scores: list[int]
+
+    @property
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each side's score now (a field of the game's, or Mus's stones of the game)."""
 
     # ------------------------------------------------------------------ facts
 
@@ -820,10 +824,14 @@ class DealReader:
 
 @cache
 def _all_slots(cls: type) -> tuple[str, ...]:
-    """Every slot of a state class, its bases' included."""
+    """Every slot of a state class, its bases' included. (A class compiled by mypyc
+    lists its fields in ``__mypyc_attrs__``, its ``__slots__`` empty.)"""
     names: list[str] = []
     for klass in cls.__mro__:
-        names.extend(getattr(klass, "__slots__", ()))
+        fields: tuple[str, ...] = vars(klass).get("__mypyc_attrs__", ()) or getattr(
+            klass, "__slots__", ()
+        )
+        names.extend(name for name in fields if name not in names and name != "__dict__")
     return tuple(names)
 
 

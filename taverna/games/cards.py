@@ -336,6 +336,9 @@ class Cards(State[CardAction]):
         Setting("muggins_on_last", "bool", False),
     )
 
+    #: each seat's score
+    scores: list[int]
+
     __slots__ = (
         "bounds",
         "closed",

@@ -218,6 +218,9 @@ class Dominoes(State[DominoAction]):
         Setting("target", "int", lambda seats: 250 if seats == 2 else 200, minimum=1),
     )
 
+    #: each seat's score
+    scores: list[int]
+
     __slots__ = (
         "_drew",
         "bone",

@@ -210,7 +210,7 @@ class Mus(State[MusAction]):
         self.tally: list[JSON] = []
 
     @property
-    def scores(self) -> list[int]:  # type: ignore[override]
+    def scores(self) -> list[int]:
         """The stones of the current game per pair (RULES.md §4)."""
         return self.stones
 
