@@ -484,8 +484,7 @@ class State(ABC, Generic[A]):
         """
         self.seats = self.check_seats(seats)
         self.settings = self.settings_for(seats, settings)
-        self._queue = list(deals)
-        self._queue.reverse()  # pop() takes the next one
+        self._queue = list(reversed(deals)) if deals else []  # pop() takes the next one
         self._dealer = dealer
         self._log: list[A] | None = [] if log else None
         self._deals: list[Any] | None = [] if log else None
