@@ -55,7 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from taverna.games.mus_hands import (  # noqa: E402
+from taverna.games.mus.hands import (  # noqa: E402
     CARD_CLASS,
     N_CARDS,
     VALUES,

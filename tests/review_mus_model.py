@@ -1,6 +1,6 @@
 """A small reference model of Mus written from RULES.md §3 alone.
 
-It shares nothing with :mod:`taverna.games.mus` or ``mus_hands`` but the card
+It shares nothing with :mod:`taverna.games.mus` (its hands module included) but the card
 notation: hands are lists of card names, hand values are tuples compared
 directly. :func:`play_against_model` plays a random game on the engine and the
 model side by side and reports the first disagreement on legal actions, the

@@ -14,7 +14,7 @@ from taverna.bots import make_bot
 from taverna.bots import mus as mus_bots
 from taverna.bots.match import play_game
 from taverna.games.mus import Mus
-from taverna.games.mus_hands import VALUES, parse_hand
+from taverna.games.mus.hands import VALUES, parse_hand
 
 from .mus_helpers import deal, play, start
 

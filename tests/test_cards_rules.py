@@ -158,9 +158,11 @@ def test_player_after_the_dealer_leads() -> None:
 
 def test_random_deal_one_card_at_a_time_from_the_dealers_left() -> None:
     s = Cards.new(3, seed=1)
+    s.dealer = 0  # the next deal is seat 1's
     deck = list(range(52))
     random.Random(99).shuffle(deck)
-    d = s._random_deal(random.Random(99), dealer=1)
+    d = s._random_deal(random.Random(99))
+    assert d.dealer == 1
     # seat 2 sits at dealer 1's left: it gets the 1st, 4th, 7th ... card
     assert d.hands[2] == tuple(deck[0:15:3])
     assert d.hands[0] == tuple(deck[1:15:3])

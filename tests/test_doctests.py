@@ -17,11 +17,12 @@ import taverna.store
 
 
 def _modules() -> list[str]:
+    """Every module of the packages, those of their subpackages too (the Mus package)."""
     names = []
     for pkg in (taverna.games, taverna.bots, taverna.server, taverna.store):
-        for m in pkgutil.iter_modules(pkg.__path__):
-            if m.name != "migrations":
-                names.append(f"{pkg.__name__}.{m.name}")
+        for m in pkgutil.walk_packages(pkg.__path__, f"{pkg.__name__}."):
+            if ".migrations" not in m.name:
+                names.append(m.name)
     return names
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from taverna.games.base import Event, IllegalAction, event_for, event_json
 from taverna.games.mus import ANSWER, SPEAK, Mus, MusAction
-from taverna.games.mus_hands import CARD_STR, card_id
+from taverna.games.mus.hands import CARD_STR, card_id
 from taverna.games.record import replay_text
 
 from .mus_helpers import cards_in, snapshot

@@ -2,13 +2,15 @@
 what each game's own property file used to repeat, said once. A game that plugs in
 must pass it unchanged.
 
-For random seeded games of every game and seat count, at every step:
-- a replay of the record reproduces the game (result, events, record);
+For random seeded games of every game, seat count and table the game declares
+(settings drawn from its ``settings_declared``), at every step:
+- a replay of the record reproduces the game (result, events, views, record);
 - an action the rules refuse changes nothing a seat or a spectator can see;
 - a seat's view and events show it no other seat's private part, a spectator's none;
-- a copy is independent of its original;
+- a copy, with a generator of its own or without, is independent of its original;
 - a sample drawn from a seat's view shows that seat the very same view;
-- deals go to their record form and back unchanged.
+- deals go to their record form and back unchanged;
+- the legal actions of every acting seat together are those of each.
 """
 
 from __future__ import annotations
@@ -21,30 +23,73 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taverna.games import GAMES
-from taverna.games.base import IllegalAction, InvalidAction, State, event_for, event_json
+from taverna.games.base import (
+    Event,
+    IllegalAction,
+    InvalidAction,
+    Setting,
+    SettingsError,
+    State,
+    event_for,
+    event_json,
+)
 from taverna.games.record import replay_text
 
-games = st.sampled_from(sorted(GAMES)).flatmap(
-    lambda name: st.fixed_dictionaries(
+
+def a_value(setting: Setting) -> st.SearchStrategy[Any]:
+    """Any value a declared setting may take (a whole number up to 300 when unbounded)."""
+    if setting.kind == "bool":
+        return st.booleans()
+    if setting.kind == "choice":
+        return st.sampled_from(setting.choices)
+    low = 0 if setting.minimum is None else setting.minimum
+    return st.integers(low, 300 if setting.maximum is None else setting.maximum)
+
+
+def tables(name: str) -> st.SearchStrategy[dict[str, Any]]:
+    """A game of ``name``: its seats, a table of settings it allows, a seed."""
+    cls = GAMES[name]
+
+    def allowed(g: dict[str, Any]) -> bool:
+        try:
+            cls.check_settings(g["seats"], g["settings"])
+        except SettingsError:  # each allowed, not together (Muggins cards)
+            return False
+        return True
+
+    return st.fixed_dictionaries(
         {
             "game": st.just(name),
-            "seats": st.integers(GAMES[name].min_seats, GAMES[name].max_seats),
+            "seats": st.integers(cls.min_seats, cls.max_seats),
+            "settings": st.fixed_dictionaries(
+                {}, optional={x.name: a_value(x) for x in cls.settings_declared}
+            ),
             "seed": st.integers(0, 2**40),
         }
-    )
-)
+    ).filter(allowed)
+
+
+games = st.sampled_from(sorted(GAMES)).flatmap(tables)
 
 FAST = settings(max_examples=25, deadline=None)
 
 
-def play(g: dict[str, Any], steps: int) -> tuple[State, random.Random]:
+def play(
+    g: dict[str, Any], steps: int, events: list[Event] | None = None
+) -> tuple[State, random.Random]:
+    """A game of ``g`` after ``steps`` random actions (fewer if it ends); its events
+    are added to ``events`` if given."""
     cls = GAMES[g["game"]]
-    state = cls.new(g["seats"], {}, seed=g["seed"])
+    state = cls.new(g["seats"], g["settings"], seed=g["seed"])
+    if events is not None:
+        events += state.initial_events
     rng = random.Random(g["seed"])
     for _ in range(steps):
         if state.over:
             break
-        state.apply(rng.choice(state.legal_actions()))
+        done = state.apply(rng.choice(state.legal_actions()))
+        if events is not None:
+            events += done
     return state, rng
 
 
@@ -52,14 +97,16 @@ def everyone(state: State) -> list[int | None]:
     return [None, *range(state.seats)]
 
 
-@FAST
-@given(games, st.integers(0, 300))
+@settings(max_examples=100, deadline=None)  # it stands for each game's own replay test
+@given(games, st.integers(0, 600))
 def test_a_replay_of_the_record_is_the_game(g: dict[str, Any], steps: int) -> None:
-    state, _ = play(g, steps)
+    events: list[Event] = []
+    state, _ = play(g, steps, events)
     result, status = replay_text(json.dumps(state.record()))
     assert status == 0, result
     for key, value in state.result().items():
         assert result[key] == value, key
+    assert result["events"] == json.loads(json.dumps([event_json(e) for e in events]))
     cls = type(state)
     again = cls.start(state.seats, state.settings, state.deals_used)
     for a in state.actions_played:
@@ -113,7 +160,7 @@ def test_nobody_sees_another_seats_private_part(g: dict[str, Any], steps: int) -
     or cards dealt to the others, a spectator's none at all; and no event as a seat
     receives it carries another seat's private part."""
     cls = GAMES[g["game"]]
-    state = cls.new(g["seats"], {}, seed=g["seed"])
+    state = cls.new(g["seats"], g["settings"], seed=g["seed"])
     rng = random.Random(g["seed"])
     events = list(state.initial_events)
     for step in range(steps + 1):
@@ -140,19 +187,22 @@ def test_nobody_sees_another_seats_private_part(g: dict[str, Any], steps: int) -
     assert "hand" not in spectator and "legal" not in spectator
 
 
-@FAST
+@settings(max_examples=75, deadline=None)
 @given(games, st.integers(0, 250))
 def test_a_copy_is_independent(g: dict[str, Any], steps: int) -> None:
+    """A copy shows what its original shows, and nothing done to it changes the
+    original: one with a generator of its own, and one without (it stops at a deal)."""
     state, rng = play(g, steps)
     before = [state.view(s) for s in everyone(state)]
     record = state.record()
-    copy = state.clone(rng=random.Random(1))
-    for _ in range(40):
-        if copy.over or not copy.to_act:
-            break
-        copy.apply(rng.choice(copy.legal_actions()))
-    assert [state.view(s) for s in everyone(state)] == before
-    assert state.record() == record
+    for copy in (state.clone(), state.clone(rng=random.Random(1))):
+        assert [copy.view(s) for s in everyone(state)] == before
+        for _ in range(40):
+            if copy.over or not copy.to_act:
+                break
+            copy.apply(rng.choice(copy.legal_actions()))
+        assert [state.view(s) for s in everyone(state)] == before
+        assert state.record() == record
 
 
 @FAST
@@ -179,3 +229,24 @@ def test_deals_go_to_record_form_and_back(g: dict[str, Any], steps: int) -> None
         text = cls.deal_json(deal)
         again = cls.parse_deal(json.loads(json.dumps(text)), state.seats, state.settings, i)
         assert cls.deal_json(again) == text
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 200))
+def test_the_legal_actions_of_all_are_those_of_each_acting_seat(
+    g: dict[str, Any], steps: int
+) -> None:
+    """``legal_actions()`` is every acting seat's ``legal_actions(seat)``; a seat not in
+    ``to_act`` has none (Muggins cards: several seats act at once)."""
+    state, rng = play(g, steps)
+    for _ in range(30):
+        every = state.legal_actions()
+        per_seat = [a for s in state.to_act for a in state.legal_actions(s)]
+        assert sorted(map(repr, every)) == sorted(map(repr, per_seat))
+        assert {a.seat for a in every} == set(state.to_act)
+        for s in range(state.seats):
+            if s not in state.to_act:
+                assert state.legal_actions(s) == []
+        if state.over or not every:
+            break
+        state.apply(rng.choice(every))

@@ -11,7 +11,7 @@ from typing import Any
 
 def minimal(seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
     """Mus by hand: the same rules and the same random menus, no protocol, no events."""
-    from ..games.mus_hands import CARD_CLASS, VALUES, juego_bonus
+    from ..games.mus.hands import CARD_CLASS, VALUES, juego_bonus
 
     del seats  # always four
     rng = random.Random(seed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..games.base import Action, State, View
+from ..games.base import View
 from ..games.cards import CARD_STR, VALUE, CardAction, Cards, card_id
 from . import heuristics
 
@@ -39,7 +39,7 @@ def _window(view: View) -> tuple[object, ...]:
     )
 
 
-def optional(bot: Bot, view: View, legal: list[Action]) -> Action | None:
+def optional(bot: Bot, view: View, legal: list[CardAction]) -> CardAction | None:
     """Claim our own score, call Muggins! on a missed one (unless we forget).
 
     A bot makes up its mind once per unclaimed score: asked again about the
@@ -57,13 +57,13 @@ def optional(bot: Bot, view: View, legal: list[Action]) -> Action | None:
     return None
 
 
-def slip(bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
+def slip(bot: Bot, view: View, legal: list[CardAction], action: CardAction) -> CardAction:
     """A scoring play made without its claim, as often as the bot forgets claims.
 
     The score is then pending: the bot may still claim it (if it does not
     forget that too) and every opponent may call Muggins! (RULES.md §2).
     """
-    if isinstance(action, CardAction) and action.type == "play" and action.claim:
+    if action.type == "play" and action.claim:
         bare = Cards.play_action(action.seat, action.card, claim=False)
         if bare in legal and _forgets(bot):
             return bare
@@ -84,16 +84,16 @@ FOLLOW = 1.0  # the points we can expect to score on our next turn
 KEEP = 1.5  # holding a five or a ten for a multiple of five
 
 
-def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
+def greedy(bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
     """Score now; keep fives and tens; avoid totals the next player can score on,
     prefer those we can score on after a reply."""
-    plays = [a for a in legal if isinstance(a, CardAction) and a.type in ("play", "go")]
+    plays = [a for a in legal if a.type in ("play", "go")]
     total, limit = view["total"], view["limit"]
     hand = [VALUE[card_id(c)] for c in view["hand"]]
     seen = {card_id(c) for c in view["hand"]} | {card_id(c) for c in view["pile"]}
     seen |= {card_id(c) for c in view["discards"]}
     unknown = [VALUE[c] for c in range(52) if c not in seen]
-    best: tuple[float, Action] | None = None
+    best: tuple[float, CardAction] | None = None
     for a in plays:
         if a.type == "go":
             return a
@@ -124,7 +124,7 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
     return best[1]
 
 
-def rollout(state: State, rng: random.Random) -> None:
+def rollout(state: Cards, rng: random.Random) -> None:
     """Mostly the best immediate score, sometimes random; always claims."""
     turn = state.turn_seat
     if turn is None:
@@ -133,33 +133,32 @@ def rollout(state: State, rng: random.Random) -> None:
         return
     acts = state.legal_actions(turn)
     if rng.random() < 0.75:
-        total = state.total  # type: ignore[attr-defined]
-        limit = state.limit  # type: ignore[attr-defined]
+        total = state.total
+        limit = state.limit
         best = -1.0
         choice = None
         for b in acts:
-            if isinstance(b, CardAction) and b.type == "play":
+            if b.type == "play":
                 p = points_of(total, VALUE[b.card], limit) * 4 + rng.random()
                 if p > best:
                     best, choice = p, b
         a = choice if choice is not None else rng.choice(acts)
     else:
         a = rng.choice(acts)
-    if isinstance(a, CardAction) and a.type == "play" and not a.claim:
+    if a.type == "play" and not a.claim:
         twin = Cards.play_action(turn, a.card, claim=True)
         if twin in acts:
             a = twin
-    elif isinstance(a, CardAction) and a.type == "muggins":
+    elif a.type == "muggins":
         a = next((b for b in acts if b.type in ("play", "go")), a)
     state.apply(a)
 
 
-def search_actions(state: State, seat: int) -> list[Action]:
+def search_actions(state: Cards, seat: int) -> list[CardAction]:
     """The turn player's real choices: each card once (claimed when it scores), or go."""
     acts = state.legal_actions(seat)
-    out: list[Action] = []
+    out: list[CardAction] = []
     for a in acts:
-        assert isinstance(a, CardAction)
         claimed = a.type == "play" and Cards.play_action(seat, a.card, claim=True)
         if a.type == "go" or (a.type == "play" and (a.claim or claimed not in acts)):
             out.append(a)
@@ -170,27 +169,27 @@ def describe(card: int) -> str:
     return CARD_STR[card]
 
 
-class CardsStrategy(heuristics.Strategy):
+class CardsStrategy(heuristics.Strategy[Cards, CardAction]):
     """Muggins cards: claim and call (unless forgetting), score now, short rollouts."""
 
     game = "muggins-cards"
     scale = 10.0
     depth = 12
 
-    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+    def greedy(self, bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
         return greedy(bot, view, legal)
 
-    def optional(self, bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    def optional(self, bot: Bot, view: View, legal: list[CardAction]) -> CardAction | None:
         return optional(bot, view, legal)
 
-    def slip(self, bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
+    def slip(self, bot: Bot, view: View, legal: list[CardAction], action: CardAction) -> CardAction:
         return slip(bot, view, legal, action)
 
-    def rollout(self, state: State, rng: random.Random) -> None:
+    def rollout(self, state: Cards, rng: random.Random) -> None:
         rollout(state, rng)
 
-    def actor(self, state: State) -> int | None:
+    def actor(self, state: Cards) -> int | None:
         return state.turn_seat
 
-    def search_actions(self, state: State, seat: int) -> list[Action]:
+    def search_actions(self, state: Cards, seat: int) -> list[CardAction]:
         return search_actions(state, seat)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..games.base import Action, View
-from ..games.dominoes import LEFT, TILES, DominoAction, tile_id
+from ..games.base import View
+from ..games.dominoes import LEFT, TILES, DominoAction, Dominoes, tile_id
 from . import heuristics
 
 if TYPE_CHECKING:
@@ -52,16 +52,15 @@ def _best_reply(ends: tuple[int, int, bool, bool], tile: int) -> int:
     return best
 
 
-def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
+def greedy(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
     """Score now; then avoid setting up the next player, shed heavy tiles, keep variety."""
     hand = {tile_id(t) for t in view["hand"]}
     line = {tile_id(t) for t in view["line"]}
     unknown = ALL - hand - line
     nxt = (view["seat"] + 1) % view["seats"]
     p_hold = view["hand_sizes"][nxt] / len(unknown) if unknown else 0.0
-    best: tuple[float, Action] | None = None
+    best: tuple[float, DominoAction] | None = None
     for action in legal:
-        assert isinstance(action, DominoAction)
         if action.type != "play":
             return action  # a draw or a pass is then the only move
         count, ends = _count_after(view, action)
@@ -82,11 +81,11 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
     return best[1]
 
 
-class DominoesStrategy(heuristics.Strategy):
+class DominoesStrategy(heuristics.Strategy[Dominoes, DominoAction]):
     """Muggins dominoes: the greedy choice weighs the count, the reply and variety."""
 
     game = "muggins-dominoes"
     scale = 25.0
 
-    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+    def greedy(self, bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
         return greedy(bot, view, legal)

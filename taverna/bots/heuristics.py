@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..games.base import Action, State, View
 from ..registry import PluginError, parts
@@ -17,12 +17,18 @@ from ..registry import PluginError, parts
 if TYPE_CHECKING:
     from .base import Bot
 
+#: the state class of the game a strategy knows, and its action class
+S = TypeVar("S", bound=State[Any])
+A = TypeVar("A", bound=Action)
 
-class Strategy:
+
+class Strategy(Generic[S, A]):
     """What the bots know about one game, in one object: a game's bots module makes a
     subclass, and its package names it in the entry point group ``taverna.strategies``
     (or calls :func:`register`); every method has a generic default (random play, no
     optional calls, scores as standing), so a game that says nothing is still played.
+    ``Strategy[Mus, MusAction]`` knows Mus: its methods are given Mus states and Mus
+    actions.
 
     Numbers: ``exploration`` (UCB constant), ``paired`` (the expert compares its root
     actions on common random numbers), ``margin`` (standard errors a paired search's
@@ -42,56 +48,56 @@ class Strategy:
     depth: ClassVar[int] = 10_000
     scale: ClassVar[float] = 10.0
 
-    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+    def greedy(self, bot: Bot, view: View, legal: list[A]) -> A:
         """The best immediate choice (greedy bots, rollouts' anchors)."""
         return bot.rng.choice(legal)
 
-    def optional(self, bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    def optional(self, bot: Bot, view: View, legal: list[A]) -> A | None:
         """What a bot does with a right to act out of turn (claims, Muggins! calls)."""
         return None
 
-    def slip(self, bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
+    def slip(self, bot: Bot, view: View, legal: list[A], action: A) -> A:
         """The action really made once decided: a game may let it slip (a forgotten claim)."""
         return action
 
-    def rollout(self, state: State, rng: random.Random) -> None:
+    def rollout(self, state: S, rng: random.Random) -> None:
         """Apply one quick, reasonable action (search rollouts)."""
         state.apply(rng.choice(state.legal_actions()))
 
-    def standing(self, state: State) -> list[float]:
+    def standing(self, state: S) -> list[float]:
         """Each seat's standing, whose change over a rollout is that seat's gain."""
         return [float(x) for x in state.scores]
 
-    def actor(self, state: State) -> int | None:
+    def actor(self, state: S) -> int | None:
         """The seat whose decision the search tree branches on (the one whose turn it is)."""
         acting = state.to_act
         return acting[0] if acting else None
 
-    def search_actions(self, state: State, seat: int) -> list[Action]:
+    def search_actions(self, state: S, seat: int) -> list[A]:
         """The actions a search tree branches on for ``seat``."""
         return state.legal_actions(seat)
 
-    def sampler(self, bot: Bot, view: View) -> Callable[[], State]:
+    def sampler(self, bot: Bot, view: View) -> Callable[[], State[Any]]:
         """A source of full states consistent with ``view`` for one decision's search."""
         game, rng = bot.game, bot.rng
         return lambda: game.sample(view, rng)
 
-    def chosen(self, bot: Bot, view: View, action: Action) -> None:
+    def chosen(self, bot: Bot, view: View, action: A) -> None:
         """Told what a searching bot decided (a game may remember its own play)."""
 
-    def segment(self, state: State) -> Hashable:
+    def segment(self, state: S) -> Hashable:
         """The part of the game a decision belongs to (one for all)."""
         return None
 
-    def branches(self, state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+    def branches(self, state: S, seat: int, root_seat: int, root_segment: Hashable) -> bool:
         """Whether the search tree branches on ``seat``'s decision here (always)."""
         return True
 
-    def anchor(self, bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    def anchor(self, bot: Bot, view: View, legal: list[A]) -> A | None:
         """The action a paired search keeps unless another one is clearly better."""
         return None
 
-    def reward(self, state: State, before: list[float]) -> list[float]:
+    def reward(self, state: S, before: list[float]) -> list[float]:
         """Per seat in [-1, 1]: own gain against the best opponent's, a won game fully."""
         after = self.standing(state)
         n = len(after)
@@ -105,12 +111,15 @@ class Strategy:
         return out
 
 
-_STRATEGIES: dict[str, Strategy] = {}
-_GENERIC = Strategy()
+#: a strategy of any game, as the bots and the search call it
+AnyStrategy = Strategy[Any, Any]
+
+_STRATEGIES: dict[str, AnyStrategy] = {}
+_GENERIC: AnyStrategy = Strategy()
 _LOADED = False
 
 
-def register(strategy: Strategy) -> Strategy:
+def register(strategy: AnyStrategy) -> AnyStrategy:
     """Make ``strategy`` what the bots know of its game (``strategy.game``)."""
     if not strategy.game:
         raise PluginError(f"{type(strategy).__name__} names no game")
@@ -131,7 +140,7 @@ def _load() -> None:
         _STRATEGIES.setdefault(name, cls())
 
 
-def strategy(game: str | type[State] | State) -> Strategy:
+def strategy(game: str | type[State[Any]] | State[Any]) -> AnyStrategy:
     """The strategy of a game (by record name, class or state); the generic one if none."""
     if not _LOADED:
         _load()
@@ -143,7 +152,8 @@ def strategy(game: str | type[State] | State) -> Strategy:
 
 
 def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
-    return strategy(bot.game).greedy(bot, view, legal)
+    choice: Action = strategy(bot.game).greedy(bot, view, legal)
+    return choice
 
 
 def turn_actions(bot: Bot, legal: list[Action]) -> list[Action]:
@@ -159,7 +169,8 @@ def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:
 
 
 def slip(bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
-    return strategy(bot.game).slip(bot, view, legal, action)
+    made: Action = strategy(bot.game).slip(bot, view, legal, action)
+    return made
 
 
 def rollout_step(state: State, rng: random.Random) -> None:
@@ -178,7 +189,7 @@ def actor(state: State) -> int | None:
     return strategy(state).actor(state)
 
 
-def sampler(bot: Bot, view: View) -> Callable[[], State]:
+def sampler(bot: Bot, view: View) -> Callable[[], State[Any]]:
     return strategy(bot.game).sampler(bot, view)
 
 

@@ -37,7 +37,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ..games.base import Action, State, View
+from ..games.base import State, View
 from ..games.mus import (
     ACCEPT,
     ACCEPTED,
@@ -64,7 +64,7 @@ from ..games.mus import (
     Mus,
     MusAction,
 )
-from ..games.mus_hands import CARD_CLASS, card_id, evaluate, juego_bonus
+from ..games.mus.hands import CARD_CLASS, card_id, evaluate, juego_bonus
 from . import heuristics
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class Strength:
             raise ValueError(f"not a {DATA_FORMAT} file: format {data.get('format')!r}")
         self.data = data
         self.hands: list[str] = data["hands"]
-        #: class-multiset signature (as in mus_hands.VALUES) -> hand index
+        #: class-multiset signature (as in mus.hands.VALUES) -> hand index
         self.index = {sum(1 << (3 * int(ch)) for ch in key): i for i, key in enumerate(self.hands)}
         self.grande: list[list[float]] = data["grande"]
         self.chica: list[list[float]] = data["chica"]
@@ -442,7 +442,7 @@ class Memory:
         self.openings = 0
         self.bets = 0
 
-    def opened(self, view: View, action: Action) -> None:
+    def opened(self, view: View, action: MusAction) -> None:
         """Count our own opening of a lance (what the seat after us reads of us)."""
         if view["phase"] != "speak" or any(b["seat"] == view["seat"] for b in view["betting"]):
             return
@@ -458,7 +458,7 @@ def _memory(bot: Any) -> Memory:
     return memory
 
 
-def greedy(bot: Any, view: View, legal: list[Action]) -> Action:
+def greedy(bot: Any, view: View, legal: list[MusAction]) -> MusAction:
     """The table policy from the bot's view, matched to a legal action."""
     seat = view["seat"]
     phase = ("mus", "discard", "speak", "answer").index(view["phase"])
@@ -496,20 +496,19 @@ def _params(bot: Any) -> dict[str, float]:
     return {**PARAMS, **extra} if extra else PARAMS
 
 
-def _match(legal: Sequence[Action], code: int, amount: int, cards: tuple[int, ...]) -> Action:
+def _match(legal: Sequence[MusAction], code: int, amount: int, cards: tuple[int, ...]) -> MusAction:
     """The legal action closest to the policy's choice."""
     mask = 0
     for c in cards:
         mask |= 1 << c
-    fallback: Action | None = None
+    fallback: MusAction | None = None
     for a in legal:
-        assert isinstance(a, MusAction)
         if a.code != code:
             continue
         if code in (BET, RAISE):
             if a.amount == amount:
                 return a
-            if fallback is None or abs(a.amount - amount) < abs(fallback.amount - amount):  # type: ignore[attr-defined]
+            if fallback is None or abs(a.amount - amount) < abs(fallback.amount - amount):
                 fallback = a
         elif code == DISCARD_CARDS:
             if a.mask == mask:
@@ -521,7 +520,7 @@ def _match(legal: Sequence[Action], code: int, amount: int, cards: tuple[int, ..
     # the policy's choice is not on the menu (e.g. a raise against an órdago): nearest sense
     for want in (ACCEPT,) if code in (RAISE, ORDAGO) else (PASS, REJECT, NO_MUS):
         for a in legal:
-            if a.code == want:  # type: ignore[attr-defined]
+            if a.code == want:
                 return a
     return legal[0]
 
@@ -538,7 +537,7 @@ def _state_holders(state: Mus) -> Sequence[int]:
     return ()
 
 
-def policy_action(state: Mus, rng: random.Random, params: dict[str, float] = PARAMS) -> Action:
+def policy_action(state: Mus, rng: random.Random, params: dict[str, float] = PARAMS) -> MusAction:
     """The policy's action for the seat to act, from its own cards (rollouts)."""
     seat = state.turn
     code, amount, cards = decide(
@@ -568,13 +567,12 @@ def policy_action(state: Mus, rng: random.Random, params: dict[str, float] = PAR
 ROLLOUT_PARAMS: list[dict[str, float]] = [PARAMS, PARAMS]
 
 
-def rollout(state: State, rng: random.Random) -> None:
+def rollout(state: Mus, rng: random.Random) -> None:
     """One policy step: every seat plays the table policy with its own cards."""
-    assert isinstance(state, Mus)
     state.apply(policy_action(state, rng, ROLLOUT_PARAMS[state.turn & 1]))
 
 
-def standing(state: State) -> list[float]:
+def standing(state: Mus) -> list[float]:
     """Each seat's pair's expected games won: games so far plus the current game's chance.
 
     The change over a rollout is what the search maximises (:func:`reward`),
@@ -582,7 +580,6 @@ def standing(state: State) -> list[float]:
     stone at 38 is worth more than one at 2) and an órdago is worth a whole
     game.
     """
-    assert isinstance(state, Mus)
     per_cow = state.games_per_cow
     won = [state.cows[0] * per_cow + state.games[0], state.cows[1] * per_cow + state.games[1]]
     if state.over:
@@ -596,7 +593,7 @@ def standing(state: State) -> list[float]:
     return [team[s & 1] for s in range(state.seats)]
 
 
-def reward(state: State, before: list[float]) -> list[float]:
+def reward(state: Mus, before: list[float]) -> list[float]:
     """Per seat: its pair's gain in expected games minus the other pair's (linear).
 
     Linear, and the same whether or not the hand ended the match: the
@@ -609,7 +606,7 @@ def reward(state: State, before: list[float]) -> list[float]:
     return [g0 if s & 1 == 0 else -g0 for s in range(state.seats)]
 
 
-def anchor(bot: Any, view: View, legal: list[Action]) -> Action:
+def anchor(bot: Any, view: View, legal: list[MusAction]) -> MusAction:
     """The greedy policy's choice: the expert keeps it unless its search clearly beats it."""
     return greedy(bot, view, legal)
 
@@ -624,9 +621,8 @@ SEARCH_BETS = (2, 4)
 ORDAGO_FROM = 30
 
 
-def search_actions(state: State, seat: int) -> list[Action]:
+def search_actions(state: Mus, seat: int) -> list[MusAction]:
     """A smaller menu: bets of 2 and 4, raise 2, órdago late; the five best discards."""
-    assert isinstance(state, Mus)
     acts = state.legal_actions(seat)
     phase = state.phase
     if phase in (SPEAK, ANSWER):
@@ -636,25 +632,23 @@ def search_actions(state: State, seat: int) -> list[Action]:
         return [
             a
             for a in acts
-            if (a.code not in (BET, RAISE) or a.amount in keep)  # type: ignore[attr-defined]
-            and (a.code != ORDAGO or late)  # type: ignore[attr-defined]
+            if (a.code not in (BET, RAISE) or a.amount in keep) and (a.code != ORDAGO or late)
         ]
     if phase == DISCARD:
         t = strength()
         pos = (seat - state.mano) % 4
         hand = state.hands[seat]
 
-        def value(a: Action) -> float:
-            gone = a.mask  # type: ignore[attr-defined]
+        def value(a: MusAction) -> float:
+            gone = a.mask
             return t.keep_value([c for c in hand if not gone >> c & 1], pos)
 
         return sorted(acts, key=value, reverse=True)[:5]
     return acts
 
 
-def segment(state: State) -> Hashable:
+def segment(state: Mus) -> Hashable:
     """The part of the hand a decision belongs to: the mus round, or the lance."""
-    assert isinstance(state, Mus)
     if state.phase in (SPEAK, ANSWER):
         return (state.hand_no, "lance", state.lance)
     return (state.hand_no, "mus", state.mus_round, state.phase)
@@ -738,7 +732,7 @@ POOL = 200
 POOL_SECONDS = 0.15
 
 
-def sampler(bot: Any, view: View) -> Callable[[], State]:
+def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
     """Samples consistent with the view, weighted by how well they explain the betting.
 
     Also sets the rollout policy for this search: our pair trusts the other
@@ -775,14 +769,14 @@ def sampler(bot: Any, view: View) -> Callable[[], State]:
         acc += x
         cum.append(acc)
 
-    def draw() -> State:
+    def draw() -> Mus:
         i = bisect.bisect_left(cum, rng.random() * acc)
         return pool[min(i, len(pool) - 1)].clone(rng=rng)
 
     return draw
 
 
-def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+def branches(state: Mus, seat: int, root_seat: int, root_segment: Hashable) -> bool:
     """The tree branches only on the searching seat's decisions in the current lance or round.
 
     The other seats (partner included) play the policy with their own sampled
@@ -792,7 +786,7 @@ def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) ->
     return seat == root_seat and segment(state) == root_segment
 
 
-class MusStrategy(heuristics.Strategy):
+class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
 
     game = "mus"
@@ -802,32 +796,32 @@ class MusStrategy(heuristics.Strategy):
     iterations = 3000  # about 0.4 s a decision on one core
     paired = True
 
-    def greedy(self, bot: Bot, view: View, legal: list[Action]) -> Action:
+    def greedy(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction:
         return greedy(bot, view, legal)
 
-    def rollout(self, state: State, rng: random.Random) -> None:
+    def rollout(self, state: Mus, rng: random.Random) -> None:
         rollout(state, rng)
 
-    def standing(self, state: State) -> list[float]:
+    def standing(self, state: Mus) -> list[float]:
         return standing(state)
 
-    def search_actions(self, state: State, seat: int) -> list[Action]:
+    def search_actions(self, state: Mus, seat: int) -> list[MusAction]:
         return search_actions(state, seat)
 
-    def sampler(self, bot: Bot, view: View) -> Callable[[], State]:
+    def sampler(self, bot: Bot, view: View) -> Callable[[], State[Any]]:
         return sampler(bot, view)
 
-    def chosen(self, bot: Bot, view: View, action: Action) -> None:
+    def chosen(self, bot: Bot, view: View, action: MusAction) -> None:
         _memory(bot).opened(view, action)
 
-    def branches(self, state: State, seat: int, root_seat: int, root_segment: Hashable) -> bool:
+    def branches(self, state: Mus, seat: int, root_seat: int, root_segment: Hashable) -> bool:
         return branches(state, seat, root_seat, root_segment)
 
-    def segment(self, state: State) -> Hashable:
+    def segment(self, state: Mus) -> Hashable:
         return segment(state)
 
-    def reward(self, state: State, before: list[float]) -> list[float]:
+    def reward(self, state: Mus, before: list[float]) -> list[float]:
         return reward(state, before)
 
-    def anchor(self, bot: Bot, view: View, legal: list[Action]) -> Action | None:
+    def anchor(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction | None:
         return anchor(bot, view, legal)

@@ -9,6 +9,8 @@ Games are found by their record name or an alias, through the entry point group
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..registry import PluginError, parts
 from .base import (
     Action,
@@ -16,6 +18,8 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    NotationError,
+    SampleError,
     SettingsError,
     State,
     TavernaError,
@@ -32,11 +36,11 @@ class UnknownGame(TavernaError, KeyError):
         return str(self.args[0]) if self.args else "unknown game"
 
 
-def _registered() -> list[type[State]]:
+def _registered() -> list[type[State[Any]]]:
     """Every installed game (the entry point group ``taverna.games``: ``name =
     "package.module:StateClass"``, the name being the record name), in the order the
     games list themselves (:attr:`State.order`, then by name)."""
-    found: list[type[State]] = []
+    found: list[type[State[Any]]] = []
     for name, cls in parts("taverna.games").items():
         if not (isinstance(cls, type) and issubclass(cls, State)):
             raise PluginError(f"entry point {name!r} is not a taverna.games.State subclass")
@@ -46,7 +50,7 @@ def _registered() -> list[type[State]]:
     return sorted(found, key=lambda cls: (cls.order, cls.game))
 
 
-GAMES: dict[str, type[State]] = {cls.game: cls for cls in _registered()}
+GAMES: dict[str, type[State[Any]]] = {cls.game: cls for cls in _registered()}
 
 #: short names accepted on the command line (each game's own ``aliases``), and the
 #: record names themselves
@@ -89,6 +93,8 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "MalformedRecord",
+    "NotationError",
+    "SampleError",
     "SettingsError",
     "State",
     "TavernaError",

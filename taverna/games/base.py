@@ -16,8 +16,8 @@ around them. Randomness comes only from a seeded :class:`random.Random`
     >>> events[0]["type"]
     'play'
 
-Events are plain dicts ready for JSON, to be read and not changed (a game may
-share parts of them, such as the private part of a draw, between events).
+Events are plain dicts ready for JSON, each a dict of its own, its private part
+too (a hand's summary is also the state's ``last_hand``, which views show).
 What only some seats may see sits under the ``"private"`` key,
 ``{seat: {field: value}}``; :func:`event_for` gives the copy one seat (or a
 spectator, seat ``None``) may receive.
@@ -27,10 +27,17 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from functools import cache
+from typing import Any, ClassVar, Generic, NoReturn, Self
+
+if sys.version_info >= (3, 13):
+    from typing import TypeVar
+else:  # a type variable's default (PEP 696) is new in 3.13
+    from typing_extensions import TypeVar
 
 Event = dict[str, Any]
 View = dict[str, Any]
@@ -69,6 +76,17 @@ class InvalidAction(TavernaError):
 
 class MalformedRecord(TavernaError):
     """A record or deal that is not valid data: bad JSON, unknown tiles, a partial set."""
+
+
+class NotationError(TavernaError, ValueError):
+    """A tile, card or hand not written in the game's notation (RULES.md §4); the
+    message says how to write one. (A ValueError too, as it always was.)"""
+
+
+class SampleError(TavernaError, ValueError):
+    """No state can be sampled from this view: a spectator's (it has no seat to sample
+    for), or one that no placing of the unseen tiles or cards fits. (A ValueError too,
+    as it always was.)"""
 
 
 def not_an_action(state: object, action: object) -> IllegalAction:
@@ -276,22 +294,49 @@ class Action(ABC):
         return f"<{type(self).__name__} {self.to_json()}>"
 
 
-class State(ABC):
+#: the action type of a game (:class:`State`); a bare ``State`` is a state of any game
+A = TypeVar("A", bound=Action, default=Action)
+
+
+class State(ABC, Generic[A]):
     """One game in progress: the protocol every game implements.
 
-    Class-level facts: ``game`` (the record name), ``min_seats``/``max_seats``.
-    Class-level constructors: :meth:`new` (a live game from a seed),
-    :meth:`from_record` (via :mod:`taverna.games.record`), :meth:`sample`
-    (a full state consistent with one seat's view, for search bots).
+    A game is a subclass that declares its facts once (class attributes: ``game``,
+    ``min_seats``/``max_seats``, its settings...) and implements its rules: what a deal
+    is (:meth:`parse_deal`, :meth:`deal_json`, :meth:`_random_deal`, :meth:`_begin`),
+    what an action is (:meth:`parse_action`), :meth:`legal_actions`, :meth:`apply`,
+    :meth:`view` and :meth:`sample`. ``State[A]`` is a game whose actions are ``A``s
+    (``Dominoes`` is a ``State[DominoAction]``); a bare ``State`` is any game's.
+
+    The base owns what every game shares (docs/games.md): the table (``seats``,
+    ``settings``), the deals (a record's queued first, then the dealer's), the record
+    (:attr:`deals_used`, :attr:`actions_played`), the constructors :meth:`new` and
+    :meth:`start`, :meth:`deal` while one is awaited, the refusals of a seat that may
+    not act now, and :meth:`clone`.
     """
 
-    __slots__ = ()
+    __slots__ = (
+        "_dealer",
+        "_deals",
+        "_log",
+        "_queue",
+        "awaiting",
+        "hand_no",
+        "initial_events",
+        "over",
+        "seats",
+        "settings",
+        "turn",
+        "winner",
+    )
 
     game: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     #: the name of what one deal starts: "hand" or "round"
     deal_unit: ClassVar[str] = "hand"
+    #: what is over when the state is over, as refusals say it: "game" (Mus: "match")
+    match_unit: ClassVar[str] = "game"
     #: how many sides play against each other, by seat count (None: one side per seat)
     team_count: ClassVar[int | None] = None
     #: the table settings, declared once (:class:`Setting`): :meth:`check_settings`,
@@ -349,11 +394,19 @@ class State(ABC):
     settings: dict[str, Any]
     #: events of the first deal, made when the state was created
     initial_events: list[Event]
-    #: index of the current hand (or round), from 0
+    #: index of the current hand (or round), from 0; -1 before the first deal
     hand_no: int
+    #: the seat whose turn it is, -1 for none (over, or a deal is due)
+    turn: int
+    #: a new deal is due but none is queued and there is no dealer (:meth:`deal`)
+    awaiting: bool
     over: bool
     winner: int | None
-    scores: list[int]
+
+    @property
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each side's score now (a field of the game's, or Mus's stones of the game)."""
 
     # ------------------------------------------------------------------ facts
 
@@ -400,6 +453,9 @@ class State(ABC):
 
     @classmethod
     def check_seats(cls, seats: object) -> int:
+        """``seats`` if the game is played by that many; else SettingsError saying why."""
+        if type(seats) is int and cls.min_seats <= seats <= cls.max_seats:
+            return seats  # the usual case, first: every new game asks
         if not isinstance(seats, int) or isinstance(seats, bool):
             raise SettingsError(f"seats must be a whole number, not {seats!r}")
         if not cls.min_seats <= seats <= cls.max_seats:
@@ -414,21 +470,52 @@ class State(ABC):
 
     # ------------------------------------------------------------ construction
 
+    def __init__(
+        self,
+        seats: int,
+        settings: Mapping[str, Any] | None = None,
+        deals: Sequence[Any] = (),
+        dealer: Dealer | None = None,
+        *,
+        log: bool = True,
+    ) -> None:
+        """A game before its first deal: its table, the parsed ``deals`` to play first
+        (a record's), the ``dealer`` of the later ones (None: wait for each) and, with
+        ``log``, a record kept. A game adds its own fields in its ``__init__``; the
+        deal itself is :meth:`_begin`'s. Use :meth:`new`, :meth:`start` or
+        :meth:`sample`: a state made here has not been dealt.
+        """
+        self.seats = self.check_seats(seats)
+        self.settings = self.settings_for(seats, settings)
+        self._queue = list(reversed(deals)) if deals else []  # pop() takes the next one
+        self._dealer = dealer
+        self._log: list[A] | None = [] if log else None
+        self._deals: list[Any] | None = [] if log else None
+        self.initial_events = []
+        self.hand_no = -1
+        self.turn = -1
+        self.awaiting = False
+        self.over = False
+        self.winner = None
+
     @classmethod
-    @abstractmethod
     def new(
         cls,
-        seats: int,
+        seats: int | None = None,
         settings: Mapping[str, Any] | None = None,
         seed: int | None = None,
         *,
         rng: random.Random | Dealer | None = None,
     ) -> Self:
-        """A live game: deal ``k`` comes from ``Dealer(seed=seed).for_deal(k)`` — the
-        same seed, the same game — or every deal from ``rng``."""
+        """A live game of ``seats`` (the game's :attr:`default_seats` if None): deal
+        ``k`` comes from ``Dealer(seed=seed).for_deal(k)`` — the same seed, the same
+        game — or every deal from ``rng``."""
+        n = cls.default_seats if seats is None else seats
+        state = cls(n, settings, (), dealer_of(rng) or Dealer(seed))
+        state.initial_events = state._next_deal()
+        return state
 
     @classmethod
-    @abstractmethod
     def start(
         cls,
         seats: int,
@@ -443,12 +530,24 @@ class State(ABC):
 
         ``start(seats, settings, game.deals_used, seed=s)`` and the same actions
         rebuild a game made by ``new(seats, settings, s)``, and it deals on exactly
-        as that game would have.
+        as that game would have. Deals that cannot follow one another are refused
+        before anything is played (:meth:`check_deals`).
         """
+        cls.check_deals(cls.check_seats(seats), deals)
+        state = cls(seats, settings, deals, dealer_of(rng, seed))
+        state.initial_events = state._next_deal()
+        return state
+
+    @classmethod
+    def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
+        """Refuse a record's deals that cannot follow one another (MalformedRecord):
+        what every deal says that is known from the first (a dealer or a mano that
+        passes round the table)."""
+        return None
 
     @classmethod
     @abstractmethod
-    def parse_action(cls, obj: Any, seats: int) -> Action:
+    def parse_action(cls, obj: Any, seats: int) -> A:
         """An action from its record form; raises InvalidAction."""
 
     @classmethod
@@ -468,35 +567,10 @@ class State(ABC):
 
         Hidden tiles or cards are placed at random among the places they may
         be; later deals come from ``rng``. Used by search bots, which never
-        see the real state.
+        see the real state. Raises SampleError for a spectator's view or a view
+        that nothing fits.
         """
 
-    # --------------------------------------------------------------- playing
-
-    @property
-    @abstractmethod
-    def to_act(self) -> tuple[int, ...]:
-        """The seats that hold a right to act now (empty when over or awaiting a deal)."""
-
-    @property
-    def turn_seat(self) -> int | None:
-        """The seat that must act now; other seats in :attr:`to_act` only may (claims, calls)."""
-        acting = self.to_act
-        return acting[0] if len(acting) == 1 else None
-
-    @abstractmethod
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action of ``seat`` (all acting seats when ``None``)."""
-
-    @abstractmethod
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` and return its events; IllegalAction changes nothing."""
-
-    @abstractmethod
-    def view(self, seat: int | None) -> View:
-        """What ``seat`` may see (``None``: a spectator), as JSON-ready data."""
-
-    @abstractmethod
     def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
         """A cheap independent copy: nothing done to it changes this game.
 
@@ -505,33 +579,132 @@ class State(ABC):
         bots pass theirs). It keeps no record unless ``record`` is true, when it
         starts with a copy of this game's (a server tries a move on such a copy, stores
         the move and what it dealt, and only then makes the copy its game).
+
+        Every other slot is copied as it is: a game keeps in its slots numbers,
+        strings, tuples, None, dicts it never changes (settings, a finished hand's
+        summary), lists of those and lists of such lists, all of one kind. A clone
+        copies each list, and the lists in it; it shares everything else.
         """
+        copy = type(self)(self.seats, self.settings, (), dealer_of(rng), log=False)
+        for name in _copied_slots(type(self)):
+            value = getattr(self, name)
+            if type(value) is list:
+                value = [x[:] for x in value] if value and type(value[0]) is list else value[:]
+            setattr(copy, name, value)
+        if record and self._log is not None and self._deals is not None:
+            copy._log = self._log[:]
+            copy._deals = self._deals[:]
+        return copy
+
+    # ----------------------------------------------------------------- dealing
 
     @property
-    @abstractmethod
     def awaiting_deal(self) -> bool:
-        """True when a new deal is due but none is queued and there is no generator."""
+        """True when a new deal is due but none is queued and there is no dealer."""
+        return self.awaiting
 
-    @abstractmethod
     def deal(self, deal: Any) -> list[Event]:
         """Start the next hand with ``deal`` (only while :attr:`awaiting_deal`)."""
+        if not self.awaiting:
+            raise IllegalAction("no deal is due now")
+        return self._take_deal(deal, True)
 
-    def _refuse_turn(self, s: int, verb: str) -> None:
-        """Raise why seat ``s`` may not act now: the game is over, the next deal is
-        due, or it is another seat's turn (``self.turn``)."""
+    def _next_deal(self) -> list[Event]:
+        """Start the next deal: the next queued one (a record's), else one dealt by the
+        dealer's generator for it, else wait for one (:attr:`awaiting_deal`)."""
+        if self._queue:
+            return self._take_deal(self._queue.pop(), True)
+        if self._dealer is not None:
+            rng = self._dealer.for_deal(self.hand_no + 1)
+            return self._take_deal(self._random_deal(rng), False)
+        self.awaiting = True
+        return []
+
+    def _take_deal(self, deal: Any, given: bool) -> list[Event]:
+        """Start deal ``hand_no + 1``; a ``given`` one (queued or passed to :meth:`deal`)
+        is checked first, and refused (IllegalAction) before anything changes."""
+        if given:
+            self._check_deal(deal)
+        self.awaiting = False
+        self.hand_no += 1
+        if self._deals is not None:
+            self._deals.append(deal)
+        return self._begin(deal, given)
+
+    def _amend_deal(self, deal: Any) -> None:
+        """Record ``deal`` in place of the current one: the deal as it turned out (Mus:
+        with the reshuffles drawn during its hand), so that a replay deals the same."""
+        if self._deals:
+            self._deals[-1] = deal
+
+    def _check_deal(self, deal: Any) -> None:
+        """Refuse (IllegalAction) a given deal that cannot be the next one here."""
+        return None
+
+    @abstractmethod
+    def _random_deal(self, rng: random.Random) -> Any:
+        """The next deal, shuffled and drawn (dealer, opener or mano) from ``rng``."""
+
+    @abstractmethod
+    def _begin(self, deal: Any, given: bool) -> list[Event]:
+        """Set up hand :attr:`hand_no` from ``deal`` and return its events; ``given`` is
+        false for a deal made here by :meth:`_random_deal`."""
+
+    # --------------------------------------------------------------- playing
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that hold a right to act now (empty when over or awaiting a deal)."""
+        return (self.turn,) if self.turn >= 0 else ()
+
+    @property
+    def turn_seat(self) -> int | None:
+        """The seat that must act now; other seats in :attr:`to_act` only may (claims, calls)."""
+        acting = self.to_act
+        return acting[0] if len(acting) == 1 else None
+
+    @abstractmethod
+    def legal_actions(self, seat: int | None = None) -> list[A]:
+        """Every legal action of ``seat`` (all acting seats when ``None``)."""
+
+    @abstractmethod
+    def apply(self, action: A) -> list[Event]:
+        """Play ``action`` and return its events; IllegalAction changes nothing."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (``None``: a spectator), as JSON-ready data."""
+
+    def _not_turn(self, s: int, verb: str) -> IllegalAction:
+        """Why seat ``s`` may not ``verb`` now: the game is over, the next deal is due,
+        or it is another seat's turn."""
         if self.over:
-            raise IllegalAction(f"seat {s} cannot {verb}: the game is over", "game_over")
-        if self.awaiting_deal:
-            raise IllegalAction(
+            return IllegalAction(
+                f"seat {s} cannot {verb}: the {self.match_unit} is over", "game_over"
+            )
+        if self.awaiting:
+            return IllegalAction(
                 f"seat {s} cannot {verb}: the next {self.deal_unit} has not been dealt",
                 "not_dealt",
             )
-        turn = getattr(self, "turn", None)
-        raise IllegalAction(
-            f"seat {s} cannot {verb}: it is seat {turn}'s turn", "not_your_turn", turn=turn
+        doing = self._turn_doing()
+        return IllegalAction(
+            f"seat {s} cannot {verb}: it is seat {self.turn}'s turn"
+            + (f" to {doing}" if doing else ""),
+            "not_your_turn",
+            turn=self.turn,
         )
 
-    def _restore(self, snapshot: State) -> None:
+    def _refuse_turn(self, s: int, verb: str) -> NoReturn:
+        """Raise :meth:`_not_turn`."""
+        raise self._not_turn(s, verb)
+
+    def _turn_doing(self) -> str:
+        """What the seat whose turn it is has to do, for refusals ("speak in Grande");
+        empty: a game whose turns are all alike."""
+        return ""
+
+    def _restore(self, snapshot: Self) -> None:
         """Become ``snapshot`` (a clone taken before a rare apply that may fail half-way).
 
         The record log is kept as it is (a failed apply has not logged anything), and so
@@ -553,14 +726,14 @@ class State(ABC):
     # --------------------------------------------------------------- records
 
     @property
-    @abstractmethod
     def deals_used(self) -> list[Any]:
         """The parsed deals consumed so far, in order."""
+        return list(self._deals or [])
 
     @property
-    @abstractmethod
-    def actions_played(self) -> list[Action]:
+    def actions_played(self) -> list[A]:
         """Every action applied so far (empty for clones and samples, which keep no record)."""
+        return list(self._log or [])
 
     def record(self) -> JSON:
         """The record of this game so far (RULES.md §4)."""
@@ -651,11 +824,28 @@ class DealReader:
         return value
 
 
-def _all_slots(cls: type) -> list[str]:
+@cache
+def _all_slots(cls: type) -> tuple[str, ...]:
+    """Every slot of a state class, its bases' included. (A class compiled by mypyc
+    lists its fields in ``__mypyc_attrs__``, its ``__slots__`` empty.)"""
     names: list[str] = []
     for klass in cls.__mro__:
-        names.extend(getattr(klass, "__slots__", ()))
-    return names
+        fields: tuple[str, ...] = vars(klass).get("__mypyc_attrs__", ()) or getattr(
+            klass, "__slots__", ()
+        )
+        names.extend(name for name in fields if name not in names and name != "__dict__")
+    return tuple(names)
+
+
+#: what a clone does not take as it is: its table (given to its constructor), its dealer
+#: and its record (:meth:`State.clone` says), and the first deal's events (it has none)
+_NOT_COPIED = frozenset({"seats", "settings", "_dealer", "_log", "_deals", "initial_events"})
+
+
+@cache
+def _copied_slots(cls: type) -> tuple[str, ...]:
+    """The slots :meth:`State.clone` copies."""
+    return tuple(name for name in _all_slots(cls) if name not in _NOT_COPIED)
 
 
 def play_randomly(state: State, rng: random.Random, max_actions: int = 100_000) -> int:

@@ -84,6 +84,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
+from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar, NamedTuple, Self
 
@@ -96,12 +97,13 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    NotationError,
+    SampleError,
     Setting,
     SettingsError,
     State,
     View,
     action_seat,
-    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -149,10 +151,10 @@ SETTINGS_DEFAULTS: dict[str, Any] = {
 
 
 def card_id(text: object) -> int:
-    """The id of a card written ``rank + suit`` (``AS``, ``10H``, ``QD``); raises ValueError."""
+    """The id of a card written ``rank + suit`` (``AS``, ``10H``, ``QD``); raises NotationError."""
     i = _ID.get(text) if isinstance(text, str) else None
     if i is None:
-        raise ValueError(
+        raise NotationError(
             f"{text!r} is not a card (write rank A 2..10 J Q K then suit S H D C, e.g. 10H)"
         )
     return i
@@ -180,17 +182,14 @@ def _bounds_after_play(bounds: tuple[int, ...], value: int, hidden: int) -> tupl
     return bounds[:-1]
 
 
-class Closed(NamedTuple):
-    """How a muggins window closed (RULES.md §2 muggins rule): ``owner``'s unclaimed
-    ``points`` were lost when seat ``by`` played ``card`` (``how`` "play") or said
-    go ("go"), or settled when it claimed them ("claim") or called muggins ("muggins").
-    Kept only to tell a claim or call that arrives too late what happened."""
-
-    owner: int
-    points: int
-    how: str
-    by: int
-    card: str | None
+#: How a muggins window closed (RULES.md §2 muggins rule), kept only to tell a claim
+#: or call that arrives too late what happened: ``(owner, points, how, by, card)``,
+#: ``owner``'s unclaimed ``points`` were lost when seat ``by`` played ``card`` (``how``
+#: "play") or said go ("go"), or settled when it claimed them ("claim") or called
+#: muggins ("muggins"). A plain tuple: a window closes at one action in five, and
+#: building a NamedTuple each time (231 ns, a tuple 26 ns) cost 6 % of apply in the
+#: bench's loop.
+Closed = tuple[int, int, str, int, str | None]
 
 
 def _points(n: int) -> str:
@@ -238,7 +237,9 @@ class CardAction(Action):
         return self.type
 
 
-#: prebuilt actions, so legal_actions allocates nothing but its list
+#: _PLAY[s][c]: seat s playing card c, without and with its claim; _GO, _CLAIM and
+#: _MUGGINS per seat: every action made once, so legal_actions allocates nothing
+#: but its list (and Cards.play_action gives the very object it lists)
 _PLAY = [
     [(CardAction(s, "play", c, False), CardAction(s, "play", c, True)) for c in range(N_CARDS)]
     for s in range(4)
@@ -246,94 +247,72 @@ _PLAY = [
 _GO = [CardAction(s, "go") for s in range(4)]
 _CLAIM = [CardAction(s, "claim") for s in range(4)]
 _MUGGINS = [CardAction(s, "muggins") for s in range(4)]
-#: _CHOICES[s][c][scores]: the ways seat s may play card c, its claiming form too
-#: when the card scores; _OPTIONS[limit][s][total][c]: those ways on that total.
-#: Tables by limit or by seat count are tuples indexed by it (a tuple index is
-#: cheaper than a dict lookup), empty at the other indices.
-_Ways = tuple[tuple[CardAction, ...], ...]  # per card id, the ways to play it
-_CHOICES: list[list[tuple[tuple[CardAction, ...], tuple[CardAction, ...]]]] = [
-    [((p[0],), p) for p in _PLAY[s]] for s in range(4)
-]
-_OPTIONS: tuple[tuple[tuple[_Ways, ...], ...], ...] = tuple(
-    tuple(
-        tuple(tuple(_CHOICES[s][c][row[c]] for c in range(N_CARDS)) for row in SCORING[limit])
-        for s in range(4)
-    )
-    if limit in SCORING
-    else ()
-    for limit in range(32)
-)
-#: _POINTS[limit]: POINTS[limit] by index
-_POINTS: tuple[tuple[int, ...], ...] = tuple(POINTS.get(limit, ()) for limit in range(32))
-#: at No-Muggins nothing is claimed; the round's final card may always be (it
-#: scores at least 'last', claimed with it under muggins_on_last)
-_NO_CLAIM: tuple[_Ways, ...] = tuple(
-    tuple(_CHOICES[s][c][False] for c in range(N_CARDS)) for s in range(4)
-)
-_ALL_CLAIM: tuple[_Ways, ...] = tuple(
-    tuple(_CHOICES[s][c][True] for c in range(N_CARDS)) for s in range(4)
-)
-#: _SEATS[n]: the seats of an n-seat table
-_SEATS = tuple(tuple(range(n)) for n in range(5))
-#: _ORDER[n][first]: every seat of n, starting at first
+
+#: per card id, the ways a seat may play it: the play alone, or the play and the play
+#: with its claim
+_Menu = tuple[tuple[CardAction, ...], ...]
+
+
+def _menu(seat: int, scores: Sequence[bool]) -> _Menu:
+    """The ways ``seat`` may play each card when ``scores[card]`` says whether it
+    scores: the play alone, or the play followed by its claiming form."""
+    return tuple(_PLAY[seat][c] if scores[c] else _PLAY[seat][c][:1] for c in range(N_CARDS))
+
+
+def _menus(limit: int) -> tuple[tuple[_Menu, ...], ...]:
+    """_MENUS[limit][seat][total]: the :func:`_menu` of ``seat`` on a pile at ``total``
+    (RULES.md §2 Scoring a play).
+
+    legal_actions takes a hand's plays from it with one lookup per card, allocating
+    nothing but its list. Measured: working out the plays card by card from
+    ``SCORING`` instead costs 2 % of an action (valgrind, the bench's loop).
+    """
+    return tuple(tuple(_menu(s, row) for row in SCORING[limit]) for s in range(4))
+
+
+_MENUS = {limit: _menus(limit) for limit in SCORING}
+#: the menus when no card may be claimed (No-Muggins) and when every card is claimed
+#: with its play (the round's final card under muggins_on_last: it scores 'last')
+_UNCLAIMED: tuple[_Menu, ...] = tuple(_menu(s, (False,) * N_CARDS) for s in range(4))
+_CLAIMED: tuple[_Menu, ...] = tuple(_menu(s, (True,) * N_CARDS) for s in range(4))
+#: _ORDER[n][first]: every seat of an n-seat table in turn order, starting at first;
+#: _NEXT[n][s]: the seat after s (tables: they cost less than the arithmetic)
 _ORDER = tuple(tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in range(5))
-#: _AFTER[n][s]: the seats after s in turn order, s itself last; _NEXT[n][s]: the first
-_AFTER = tuple(tuple(order[1:] + order[:1] for order in _ORDER[n]) for n in range(5))
-_NEXT = tuple(tuple(after[0] for after in _AFTER[n]) for n in range(5))
-#: _WINDOW[n][first][owner]: while seat owner's score waits, every seat's claim or
-#: Muggins! call, in turn order from first (RULES.md §2 muggins rule)
-_WINDOW = tuple(
-    tuple(
-        tuple(tuple(_CLAIM[j] if j == owner else _MUGGINS[j] for j in order) for owner in range(n))
-        for order in _ORDER[n]
+_NEXT = tuple(tuple((s + 1) % n for s in range(n)) for n in range(5))
+
+
+def _windows(seats: int) -> tuple[tuple[tuple[CardAction, ...], ...], ...]:
+    """_WINDOWS[seats][first][owner]: while seat ``owner``'s score waits, what each
+    seat may do about it, in turn order from ``first``: its owner claims it, every
+    other seat calls Muggins! (RULES.md §2 muggins rule).
+
+    Every legal_actions asks it while a score waits, and a window is open after
+    most scoring plays in random play: built at each ask instead, it costs some 2 %
+    of an action (the bench's loop, CPU time).
+    """
+    return tuple(
+        tuple(
+            tuple(_CLAIM[j] if j == owner else _MUGGINS[j] for j in order) for owner in range(seats)
+        )
+        for order in _ORDER[seats]
     )
-    for n in range(5)
-)
-#: _DRAWN[s][c]: the private part of the event of seat s drawing card c, one shared
-#: by every such event (events are read, never changed; event_for and event_json
-#: copy what they pass on)
-_DRAWN = [[{s: {"card": CARD_STR[c]}} for c in range(N_CARDS)] for s in range(4)]
-#: _GO_EVENT[s][total]: the event of seat s saying go on that total, and
-#: _LIMIT_EVENT[limit][s][leader]: the pile seat s closed by reaching the limit,
-#: leader to lead the next: one shared dict each (events are read, never changed)
-_GO_EVENT = [[{"type": "go", "seat": s, "total": t} for t in range(32)] for s in range(4)]
-_LIMIT_EVENT = tuple(
-    [
-        [
-            {
-                "type": "pile_closed",
-                "reason": "limit",
-                "seat": s,
-                "total": limit,
-                "last": 0,
-                "credit": 0,
-                "leader": leader,
-            }
-            for leader in range(4)
-        ]
-        for s in range(4)
-    ]
-    if limit in SCORING
-    else []
-    for limit in range(32)
-)
+
+
+_WINDOWS = tuple(_windows(n) for n in range(5))
 #: a new deck in id order, copied for each shuffle
 _DECK = list(range(N_CARDS))
-#: _HANDS[n][hand_size][dealer](deck): the hands a shuffled deck (a tuple) deals,
-#: seat by seat: the dealer's left gets card 0, then one card at a time round the
-#: table, so seat s gets every n-th card from (s - dealer - 1) % n on
-_HANDS = tuple(
-    tuple(
-        tuple(
-            itemgetter(*[slice((s - dealer - 1) % n, n * k, n) for s in range(n)])
-            for dealer in range(n)
-        )
-        if n >= 2 and k in (5, 7)
-        else ()
-        for k in range(8)
+
+
+@cache
+def _dealing(seats: int, hand_size: int, dealer: int) -> itemgetter[Any]:
+    """What gives the hands of a shuffled deck (a tuple of card ids), dealt one card at
+    a time from the dealer's left (RULES.md §2 Deal): seat s gets every ``seats``-th
+    card from the ``(s - dealer - 1) % seats``-th on. One slice per seat, taken in
+    one call (measured: slicing in a comprehension at every deal costs 0.8 % of an
+    action, the bench's loop)."""
+    return itemgetter(
+        *[slice((s - dealer - 1) % seats, seats * hand_size, seats) for s in range(seats)]
     )
-    for n in range(5)
-)
 
 
 # ------------------------------------------------------------------ deals
@@ -347,13 +326,10 @@ class CardDeal(NamedTuple):
     dealer: int | None
 
 
-#: builds a NamedTuple (CardDeal, Closed) without its Python-level __new__
-_tuple_new = tuple.__new__
-
 # ------------------------------------------------------------------ state
 
 
-class Cards(State):
+class Cards(State[CardAction]):
     """Muggins cards: 52 cards, 2–4 seats each for themselves (RULES.md §2).
 
     Table settings: ``target`` (61), ``limit`` 31 or 21, ``hand_size`` 5 or 7,
@@ -378,40 +354,33 @@ class Cards(State):
         Setting("muggins_on_last", "bool", False),
     )
 
+    #: each seat's score
+    scores: list[int]
+
     __slots__ = (
-        "_dealer",
-        "_deals",
-        "_log",
-        "_pending",
-        "awaiting",
         "bounds",
         "closed",
         "dealer",
         "discards",
         "draws",
         "gone",
-        "hand_no",
         "hands",
         "held",
         "hs",
-        "initial_events",
         "last",
         "leader",
         "limit",
+        "menus",
         "mol",
         "muggins",
-        "over",
         "pend",
         "pend_seat",
         "pile",
+        "points",
         "scores",
-        "seats",
-        "settings",
         "stock",
         "target",
         "total",
-        "turn",
-        "winner",
     )
 
     # ---------------------------------------------------------- settings
@@ -429,44 +398,35 @@ class Cards(State):
     def __init__(
         self,
         seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[CardDeal] = (),
+        settings: Mapping[str, Any] | None = None,
+        deals: Sequence[Any] = (),
         dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
-        # a new game must not pay for validation: the usual seat count and the
-        # default table are known good (check_settings gives the same dict)
-        if type(seats) is not int or not 2 <= seats <= 4:
-            self.check_seats(seats)
-        self.seats = seats
-        self.settings = self.settings_for(seats, settings) if settings else dict(SETTINGS_DEFAULTS)
+        super().__init__(seats, settings, deals, dealer, log=log)
         self.target: int = self.settings["target"]
         self.limit: int = self.settings["limit"]
+        # the tables of this limit: how each card may be played, what a total scores
+        self.menus = _MENUS[self.limit]
+        self.points = POINTS[self.limit]
         self.hs: int = self.settings["hand_size"]
         # the hand size a play draws back up to; RULES.md §2 Settings: Deal-Seven
         # never draws, not even on a go (0)
         self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
         self.mol: bool = self.settings["muggins_on_last"]
-        self._pending = list(reversed(deals)) if deals else []  # pop() takes the next one
-        self._dealer = dealer
-        self._log: list[CardAction] | None = [] if log else None
-        self._deals: list[CardDeal] | None = [] if log else None
         self.scores = [0] * seats
-        self.over = False
-        self.winner: int | None = None
-        self.hand_no = -1
         self.dealer = -1
-        self.awaiting = False
-        self.initial_events: list[Event] = []
         # the unclaimed score: its seat (-1: none) and its credits, in order
         self.pend_seat = -1
         self.pend: list[int] = []
         # how the last window closed, to say why a late claim or call finds nothing
         self.closed: Closed | None = None
-        # the round's fields are set by the first deal, or by _next_round while it
-        # is awaited (new, start and sample see to it)
+        # the round's fields are set by each deal (_begin); a table with no deal to
+        # start from (neither queued nor a dealer) shows an empty round until deal()
+        if not deals and dealer is None:
+            self._reset_round()
 
     def _reset_round(self) -> None:
         n = self.seats
@@ -486,31 +446,8 @@ class Cards(State):
         self.leader = -1
 
     @classmethod
-    def new(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        *,
-        rng: random.Random | Dealer | None = None,
-    ) -> Self:
-        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
-        state.initial_events = state._next_round()
-        return state
-
-    @classmethod
-    def start(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[Any],
-        *,
-        rng: random.Random | Dealer | None = None,
-        seed: int | None = None,
-    ) -> Self:
-        """A game fed with ``deals`` first; their dealers are checked up front.
-
-        Deal 0 names the first dealer and the deal passes to the next seat each
+    def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
+        """Deal 0 names the first dealer and the deal passes to the next seat each
         round (RULES.md §2 Deal), so every later dealer is known from the start:
         a wrong one makes the whole record malformed before anything is played.
         """
@@ -525,50 +462,6 @@ class Cards(State):
                         f"deal {i} names dealer {d.dealer}, but the deal passes to the next "
                         f"seat each round: seat {expected} deals round {i}"
                     )
-        state = cls(seats, settings, deals, dealer_of(rng, seed))
-        state.initial_events = state._next_round()
-        return state
-
-    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
-        c = object.__new__(type(self))
-        c.seats = self.seats
-        c.settings = self.settings
-        c.target = self.target
-        c.limit = self.limit
-        c.hs = self.hs
-        c.draws = self.draws
-        c.muggins = self.muggins
-        c.mol = self.mol
-        c._pending = self._pending[:]
-        c._dealer = dealer_of(rng)
-        if record and self._log is not None and self._deals is not None:
-            c._log = self._log[:]
-            c._deals = self._deals[:]
-        else:
-            c._log = None
-            c._deals = None
-        c.scores = self.scores[:]
-        c.over = self.over
-        c.winner = self.winner
-        c.hand_no = self.hand_no
-        c.dealer = self.dealer
-        c.awaiting = self.awaiting
-        c.initial_events = []
-        c.pend_seat = self.pend_seat
-        c.pend = self.pend[:]
-        c.closed = self.closed
-        c.hands = [h[:] for h in self.hands]
-        c.held = self.held
-        c.bounds = self.bounds[:]
-        c.stock = self.stock[:]
-        c.pile = self.pile[:]
-        c.discards = self.discards[:]
-        c.total = self.total
-        c.last = self.last
-        c.gone = self.gone
-        c.turn = self.turn
-        c.leader = self.leader
-        return c
 
     # ------------------------------------------------------------ notation
 
@@ -634,7 +527,7 @@ class Cards(State):
 
         Tied seats draw again among themselves; suits never matter.
         """
-        candidates: Sequence[int] = _SEATS[self.seats]
+        candidates: Sequence[int] = range(self.seats)
         randrange = rng.randrange
         while True:
             drawn: list[int] = []  # distinct cards from one deck, one per candidate
@@ -655,7 +548,10 @@ class Cards(State):
                 return tied[0]
             candidates = tied
 
-    def _random_deal(self, rng: random.Random, dealer: int) -> CardDeal:
+    def _random_deal(self, rng: random.Random) -> CardDeal:
+        # RULES.md §2 Deal: the first dealer by a high-card draw, then the next seat
+        first = self.dealer < 0
+        dealer = self._high_card_draw(rng) if first else (self.dealer + 1) % self.seats
         # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
         # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
         # leaves it uniformly shuffled, so it is not drawn.
@@ -664,31 +560,11 @@ class Cards(State):
         cards = tuple(deck)
         n = self.seats
         k = self.hs
-        # the tuple CardDeal(...) makes, without its Python-level __new__
-        return _tuple_new(CardDeal, (_HANDS[n][k][dealer](cards), cards[n * k :], dealer))
-
-    def _next_round(self) -> list[Event]:
-        """Take the next deal (queued, else random), or wait for one."""
-        if self._pending:
-            return self._begin(self._pending.pop())
-        if self._dealer is not None:
-            rng = self._dealer.for_deal(self.hand_no + 1)
-            if self.dealer < 0:
-                dealer = self._high_card_draw(rng)
-            else:
-                dealer = (self.dealer + 1) % self.seats
-            # a deal made here is right by construction: nothing to check
-            return self._start_round(self._random_deal(rng, dealer), dealer)
-        if self.hand_no < 0:
-            self._reset_round()  # no round yet: an empty table
-        self.awaiting = True
-        return []
-
-    @property
-    def awaiting_deal(self) -> bool:
-        return self.awaiting
+        return CardDeal(_dealing(n, k, dealer)(cards), cards[n * k :], dealer)
 
     def _check_deal(self, deal: CardDeal) -> None:
+        if not isinstance(deal, CardDeal):
+            raise IllegalAction(f"{deal!r} is not a cards deal")
         if self.dealer < 0:
             if deal.dealer is None:
                 raise IllegalAction(
@@ -704,27 +580,15 @@ class Cards(State):
                 f"deal {self.hand_no + 1} must give {self.hs} cards to each of {self.seats} seats"
             )
 
-    def deal(self, deal: Any) -> list[Event]:
-        if not self.awaiting:
-            raise IllegalAction("no deal is due now")
-        if not isinstance(deal, CardDeal):
-            raise IllegalAction(f"{deal!r} is not a cards deal")
-        return self._begin(deal)
-
-    def _begin(self, deal: CardDeal) -> list[Event]:
-        self._check_deal(deal)
+    def _begin(self, deal: CardDeal, given: bool) -> list[Event]:
         # RULES.md §2 Deal: the deal passes to the next seat each round
         if self.dealer < 0 and deal.dealer is not None:
-            return self._start_round(deal, deal.dealer % self.seats)
-        return self._start_round(deal, (self.dealer + 1) % self.seats)
-
-    def _start_round(self, deal: CardDeal, dealer: int) -> list[Event]:
-        """Start a round with ``deal`` (checked, or dealt here), ``dealer`` dealing."""
+            dealer = deal.dealer % self.seats
+        else:
+            dealer = (self.dealer + 1) % self.seats
         n = self.seats
         k = self.hs
         self.dealer = dealer
-        self.awaiting = False
-        self.hand_no += 1
         private: dict[int, JSON] = {}
         hands = []
         for s, h in enumerate(deal.hands):
@@ -745,8 +609,6 @@ class Cards(State):
         # RULES.md §2 Deal: the player after the dealer leads
         leader = dealer + 1 if dealer + 1 < n else 0
         self.leader = self.turn = leader
-        if self._deals is not None:
-            self._deals.append(deal)
         return [
             {
                 "type": "deal",
@@ -779,7 +641,7 @@ class Cards(State):
         """The seat whose turn it is (it must play or go); a claim or call is optional."""
         return self.turn if self.turn >= 0 and not self.over else None
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[CardAction]:
         # a game that is over has no turn and no pending score (see _win): nothing is legal
         turn = self.turn
         ps = self.pend_seat
@@ -787,20 +649,20 @@ class Cards(State):
             if ps < 0:
                 return []
             return [_CLAIM[seat] if seat == ps else _MUGGINS[seat]]
-        out: list[Action] = []
+        out: list[CardAction] = []
         if turn >= 0:
             hand = self.hands[turn]
             total = self.total
             room = self.limit - total
             # the cards worth at most room (< 10) are the hand's ids below 4 * room
             if hand and (room >= 10 or hand[0] < 4 * room):
-                ways: _Ways
+                ways: _Menu
                 if not self.muggins:
-                    ways = _NO_CLAIM[turn]
+                    ways = _UNCLAIMED[turn]
                 elif self.mol and self.held == 1 and (not self.draws or not self.stock):
-                    ways = _ALL_CLAIM[turn]  # the round's final card scores 'last'
+                    ways = _CLAIMED[turn]  # the round's final card scores 'last'
                 else:
-                    ways = _OPTIONS[self.limit][turn][total]
+                    ways = self.menus[turn][total]
                 # by rank, each play followed by its claiming form when it scores
                 if room >= 10:
                     for c in hand:
@@ -816,7 +678,7 @@ class Cards(State):
         if ps >= 0:
             # RULES.md §2 muggins rule: the scorer may claim, the others call
             if seat is None:
-                out += _WINDOW[self.seats][turn if turn >= 0 else 0][ps]
+                out += _WINDOWS[self.seats][turn if turn >= 0 else 0][ps]
             else:
                 out.append(_CLAIM[seat] if seat == ps else _MUGGINS[seat])
         return out
@@ -828,7 +690,9 @@ class Cards(State):
     def _next_active(self, s: int) -> int:
         """The first seat after ``s`` holding cards (``s`` itself last); -1 if none."""
         hands = self.hands
-        for j in _AFTER[self.seats][s]:
+        n = self.seats
+        for i in range(1, n + 1):
+            j = (s + i) % n
             if hands[j]:
                 return j
         return -1
@@ -840,9 +704,7 @@ class Cards(State):
         points = sum(self.pend)
         lost = {"type": "lost", "seat": self.pend_seat, "points": points}
         how = "play" if card >= 0 else "go"
-        self.closed = _tuple_new(
-            Closed, (self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
-        )
+        self.closed = (self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
         self.pend_seat = -1
         self.pend = []
         return lost
@@ -888,7 +750,7 @@ class Cards(State):
             total=t,
         )
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: CardAction) -> list[Event]:
         if not isinstance(action, CardAction):
             raise not_an_action(self, action)
         kind = action.type
@@ -912,7 +774,7 @@ class Cards(State):
         if s != self.turn or total > self.limit or c not in hand:
             self._refuse_play(s, c)
         # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
-        points = _POINTS[self.limit][total]
+        points = self.points[total]
         claim = action.claim
         if claim and not (points and self.muggins):
             self._check_claim(s, c, total, points)
@@ -925,9 +787,9 @@ class Cards(State):
             "credit": 0,
         }
         events = [self._close_window(s, c), event] if self.pend_seat >= 0 else [event]
-        if self.bounds[s]:
+        bounds = self.bounds[s]
+        if bounds:
             # usually the card meets the tightest bound, the first (see _bounds_after_play)
-            bounds = self.bounds[s]
             v = VALUE[c]
             self.bounds[s] = (
                 bounds[1:] if bounds[0] <= v else _bounds_after_play(bounds, v, len(hand))
@@ -942,8 +804,9 @@ class Cards(State):
                 if claim:
                     event["claim"] = True
                 event["credit"] = points
-                self.scores[s] += points
-                if self.scores[s] >= self.target:
+                scores = self.scores
+                scores[s] += points
+                if scores[s] >= self.target:
                     self.held -= 1
                     self._win(s, events)
                     if self._log is not None:
@@ -968,7 +831,7 @@ class Cards(State):
                     "type": "draw",
                     "seat": s,
                     "stock": len(stock),
-                    "private": _DRAWN[s][d],
+                    "private": {s: {"card": CARD_STR[d]}},
                 }
             )
             if total == self.limit:
@@ -987,13 +850,25 @@ class Cards(State):
             else:
                 j = _NEXT[self.seats][s]
                 self.turn = j if self.hands[j] else self._next_active(s)
-        if self._log is not None:
-            self._log.append(action)
+        log = self._log
+        if log is not None:
+            log.append(action)
         return events
 
     def _close_at_limit(self, s: int, total: int, events: list[Event]) -> None:
         # RULES.md §2 Closing a pile: exactly the limit closes it at once
-        events.append(_LIMIT_EVENT[total][s][self._new_pile(s)])
+        leader = self._new_pile(s)
+        events.append(
+            {
+                "type": "pile_closed",
+                "reason": "limit",
+                "seat": s,
+                "total": total,
+                "last": 0,
+                "credit": 0,
+                "leader": leader,
+            }
+        )
 
     def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
         """A play with ``claim`` claims what it scores: refuse it when that is nothing.
@@ -1076,7 +951,7 @@ class Cards(State):
                     break
                 keep += 1
             self.bounds[s] = bounds[:keep] + (least,) * (max(len(hand), len(bounds)) - keep)
-        events.append(_GO_EVENT[s][total])
+        events.append({"type": "go", "seat": s, "total": total})
         stock = self.stock
         if stock and self.draws:
             # RULES.md §2 Play: a go draws one card while any is left
@@ -1088,7 +963,7 @@ class Cards(State):
                     "type": "draw",
                     "seat": s,
                     "stock": len(stock),
-                    "private": _DRAWN[s][d],
+                    "private": {s: {"card": CARD_STR[d]}},
                 }
             )
         gone = self.gone | 1 << s
@@ -1172,7 +1047,7 @@ class Cards(State):
     def _settle(self, s: int, event: Event) -> list[Event]:
         """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
         how = "claim" if s == self.pend_seat else "muggins"
-        self.closed = _tuple_new(Closed, (self.pend_seat, sum(self.pend), how, s, None))
+        self.closed = (self.pend_seat, sum(self.pend), how, s, None)
         scores = self.scores
         target = self.target
         credited = 0
@@ -1194,7 +1069,7 @@ class Cards(State):
         if self.pend_seat != s:
             owner = self._check_window(s, "claim")
             closed = self.closed
-            if closed is not None and closed.owner == s:
+            if closed is not None and closed[0] == s:  # the owner
                 # its own window closed while the claim was on its way; this one is another's
                 now = f" (the unclaimed {_points(sum(self.pend))} now are seat {owner}'s)"
                 self._refuse_closed(s, "claim", closed, now)
@@ -1212,7 +1087,7 @@ class Cards(State):
         if owner < 0 or owner == s:
             self._check_window(s, "call muggins")
             closed = self.closed
-            if closed is not None and closed.owner != s:
+            if closed is not None and closed[0] != s:  # the owner
                 # the score it called on is gone; the one waiting now is its own
                 self._refuse_closed(s, "call muggins", closed)
             raise IllegalAction(
@@ -1228,7 +1103,7 @@ class Cards(State):
         # RULES.md §2 Winning: no winner yet, so a new round; scores carry over
         events.append({"type": "round_end", "round": self.hand_no, "scores": self.scores[:]})
         self.turn = -1
-        events.extend(self._next_round())
+        events.extend(self._next_deal())
 
     # ---------------------------------------------------------------- views
 
@@ -1283,7 +1158,7 @@ class Cards(State):
         """
         seat = view["seat"]
         if seat is None:
-            raise ValueError("a spectator's view has no seat to sample for")
+            raise SampleError("a spectator's view has no seat to sample for")
         seats = view["seats"]
         state = cls(seats, view["settings"], (), Dealer(rng=rng), log=False)
         state.scores = list(view["scores"])
@@ -1323,7 +1198,7 @@ class Cards(State):
         for m, s in wanted:
             fits = [i for i, c in enumerate(pool) if VALUE[c] >= m] if m else None
             if fits is not None and not fits:
-                raise ValueError("no deal of the unseen cards fits what the view shows")
+                raise SampleError("no deal of the unseen cards fits what the view shows")
             i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
             hands[s].append(pool[i])
             pool[i] = pool[-1]
@@ -1335,13 +1210,5 @@ class Cards(State):
         state.held = sum(view["hand_sizes"])
         state.stock = pool
         if len(pool) != view["stock"]:
-            raise ValueError("the view's card counts do not add up to 52")
+            raise SampleError("the view's card counts do not add up to 52")
         return state
-
-    @property
-    def deals_used(self) -> list[Any]:
-        return list(self._deals or [])
-
-    @property
-    def actions_played(self) -> list[Action]:
-        return list(self._log or [])

@@ -31,11 +31,12 @@ from .base import (
     IllegalAction,
     InvalidAction,
     MalformedRecord,
+    NotationError,
+    SampleError,
     Setting,
     State,
     View,
     action_seat,
-    dealer_of,
     not_an_action,
     only_fields,
 )
@@ -68,10 +69,10 @@ _TILE_RE = re.compile(r"^([0-6])-([0-6])$")
 
 
 def tile_id(text: object) -> int:
-    """The id of a tile written ``a-b`` (either order); raises ValueError."""
+    """The id of a tile written ``a-b`` (either order); raises NotationError."""
     m = _TILE_RE.match(text) if isinstance(text, str) else None
     if m is None:
-        raise ValueError(f"{text!r} is not a domino tile (write it a-b with pips 0..6)")
+        raise NotationError(f"{text!r} is not a domino tile (write it a-b with pips 0..6)")
     return _ID[(int(m[1]), int(m[2]))]
 
 
@@ -203,7 +204,7 @@ class DominoDeal(NamedTuple):
 # ------------------------------------------------------------------ state
 
 
-class Dominoes(State):
+class Dominoes(State[DominoAction]):
     """Muggins dominoes: double-six set, 2–4 seats, individual scores (RULES.md §1)."""
 
     game: ClassVar[str] = "muggins-dominoes"
@@ -218,18 +219,14 @@ class Dominoes(State):
         Setting("target", "int", lambda seats: 250 if seats == 2 else 200, minimum=1),
     )
 
+    #: each seat's score
+    scores: list[int]
+
     __slots__ = (
-        "_dealer",
-        "_deals",
         "_drew",
-        "_log",
-        "_pending",
-        "awaiting",
         "bone",
         "credits",
-        "hand_no",
         "hands",
-        "initial_events",
         "last_hand",
         "ldbl",
         "left",
@@ -237,16 +234,11 @@ class Dominoes(State):
         "line_right",
         "must",
         "opener",
-        "over",
         "rdbl",
         "right",
         "scores",
-        "seats",
-        "settings",
         "slots",
         "target",
-        "turn",
-        "winner",
     )
 
     # ---------------------------------------------------------- settings
@@ -266,28 +258,17 @@ class Dominoes(State):
     def __init__(
         self,
         seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[DominoDeal] = (),
+        settings: Mapping[str, Any] | None = None,
+        deals: Sequence[Any] = (),
         dealer: Dealer | None = None,
         *,
         log: bool = True,
     ) -> None:
-        self.seats = self.check_seats(seats)
-        self.settings = self.settings_for(seats, settings)
+        super().__init__(seats, settings, deals, dealer, log=log)
         self.target: int = self.settings["target"]
-        self._pending = list(deals)
-        self._pending.reverse()  # pop() takes the next one
-        self._dealer = dealer
-        self._log: list[DominoAction] | None = [] if log else None
-        self._deals: list[DominoDeal] | None = [] if log else None
         self.scores = [0] * seats
         self.credits = [0] * seats  # hand-independent total of credits, for checks
-        self.over = False
-        self.winner: int | None = None
-        self.hand_no = -1
         self.last_hand: JSON | None = None
-        self.awaiting = False
-        self.initial_events: list[Event] = []
         self._reset_hand([0] * seats, [[] for _ in range(seats)], [])
 
     def _reset_hand(self, hands: list[int], slots: list[list[int]], bone: list[int]) -> None:
@@ -302,69 +283,6 @@ class Dominoes(State):
         self._drew = False
         self.turn = -1
         self.opener = -1
-
-    @classmethod
-    def new(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        *,
-        rng: random.Random | Dealer | None = None,
-    ) -> Self:
-        state = cls(seats, settings, (), dealer_of(rng) or Dealer(seed))
-        state.initial_events = state._next_hand(None)
-        return state
-
-    @classmethod
-    def start(
-        cls,
-        seats: int,
-        settings: Mapping[str, Any] | None,
-        deals: Sequence[Any],
-        *,
-        rng: random.Random | Dealer | None = None,
-        seed: int | None = None,
-    ) -> Self:
-        state = cls(seats, settings, deals, dealer_of(rng, seed))
-        state.initial_events = state._next_hand(None)
-        return state
-
-    def clone(self, rng: random.Random | Dealer | None = None, *, record: bool = False) -> Self:
-        c = object.__new__(type(self))
-        c.seats = self.seats
-        c.settings = self.settings
-        c.target = self.target
-        c._pending = self._pending[:]
-        c._dealer = dealer_of(rng)
-        if record and self._log is not None and self._deals is not None:
-            c._log = self._log[:]
-            c._deals = self._deals[:]
-        else:
-            c._log = None
-            c._deals = None
-        c.scores = self.scores[:]
-        c.credits = self.credits[:]
-        c.over = self.over
-        c.winner = self.winner
-        c.hand_no = self.hand_no
-        c.last_hand = self.last_hand
-        c.initial_events = []
-        c.awaiting = self.awaiting
-        c.hands = self.hands[:]
-        c.slots = [s[:] for s in self.slots]
-        c.bone = self.bone[:]
-        c.left = self.left
-        c.right = self.right
-        c.ldbl = self.ldbl
-        c.rdbl = self.rdbl
-        c.line_left = self.line_left[:]
-        c.line_right = self.line_right[:]
-        c.must = self.must
-        c._drew = self._drew
-        c.turn = self.turn
-        c.opener = self.opener
-        return c
 
     # ------------------------------------------------------------ notation
 
@@ -425,54 +343,42 @@ class Dominoes(State):
 
     # ----------------------------------------------------------- dealing
 
-    def _random_deal(self, rng: random.Random, opener: int | None) -> DominoDeal:
+    def _random_deal(self, rng: random.Random) -> DominoDeal:
         tiles = list(_ALL_IDS)
         rng.shuffle(tiles)
         n = self.seats
         k = self.hand_size(n)
         hands = tuple([tuple(tiles[i * k : i * k + k]) for i in range(n)])
+        opener = self._last_winner()
         if opener is None:
             # RULES.md §1 Opener: a neutral draw, every seat equally likely
             opener = rng.randrange(n)
         return DominoDeal(hands, tuple(tiles[n * k :]), opener)
 
-    def _next_hand(self, previous_winner: int | None) -> list[Event]:
-        """Take the next deal (queued, else random); ``previous_winner`` opens if any."""
-        if self._pending:
-            return self._begin(self._pending.pop(), previous_winner)
-        if self._dealer is not None:
-            rng = self._dealer.for_deal(self.hand_no + 1)
-            return self._begin(self._random_deal(rng, previous_winner), previous_winner)
-        self.awaiting = True
-        return []
+    def _last_winner(self) -> int | None:
+        """The seat that played the last tile of the previous hand (None: blocked, or none)."""
+        return self.last_hand["winner"] if self.last_hand else None
 
-    @property
-    def awaiting_deal(self) -> bool:
-        return self.awaiting
-
-    def deal(self, deal: Any) -> list[Event]:
-        if not self.awaiting:
-            raise IllegalAction("no deal is due now")
-        previous = self.last_hand["winner"] if self.last_hand else None
-        return self._begin(deal, previous)
-
-    def _begin(self, deal: DominoDeal, previous_winner: int | None) -> list[Event]:
+    def _check_deal(self, deal: DominoDeal) -> None:
         # RULES.md §1 Opener: the player who played the last tile opens; after
         # a blocked hand (or the first hand) the deal carries the neutral draw.
+        previous_winner = self._last_winner()
         if previous_winner is not None:
             if deal.opener is not None and deal.opener != previous_winner:
                 raise IllegalAction(
                     f"deal {self.hand_no + 1} names opener {deal.opener}, but seat "
                     f"{previous_winner} played the last tile and opens"
                 )
-            opener = previous_winner
-        else:
-            if deal.opener is None:
-                raise IllegalAction(
-                    f"deal {self.hand_no + 1} must name the opener: "
-                    "the previous hand was blocked, so a new neutral draw decides"
-                )
-            opener = deal.opener
+        elif deal.opener is None:
+            raise IllegalAction(
+                f"deal {self.hand_no + 1} must name the opener: "
+                "the previous hand was blocked, so a new neutral draw decides"
+            )
+
+    def _begin(self, deal: DominoDeal, given: bool) -> list[Event]:
+        previous_winner = self._last_winner()
+        opener = previous_winner if previous_winner is not None else deal.opener
+        assert opener is not None  # checked (_check_deal), or dealt so
         k = self.hand_size(self.seats)
         masks = []
         for tiles in deal.hands:
@@ -481,11 +387,7 @@ class Dominoes(State):
                 m |= BIT[t]
             masks.append(m)
         self._reset_hand(masks, [[0] * k for _ in masks], list(reversed(deal.boneyard)))
-        self.awaiting = False
-        self.hand_no += 1
         self.opener = self.turn = opener
-        if self._deals is not None:
-            self._deals.append(deal)
         return [
             {
                 "type": "deal",
@@ -501,13 +403,7 @@ class Dominoes(State):
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        if self.over or self.awaiting:
-            return ()
-        return (self.turn,)
-
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[DominoAction]:
         s = self.turn  # -1 once the game is over or while a deal is due
         if s < 0 or (seat is not None and seat != s):
             return []
@@ -521,7 +417,7 @@ class Dominoes(State):
         mask = self.hands[s] & ENDS[L * 7 + self.right]
         if not mask:
             return [_DRAW[s] if self.bone else _PASS[s]]
-        out: list[Action] = []
+        out: list[DominoAction] = []
         while mask:
             low = mask & -mask
             out += place[low.bit_length() - 1]
@@ -549,7 +445,7 @@ class Dominoes(State):
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: DominoAction) -> list[Event]:
         # The hot path of every search: playing and drawing are written out here,
         # with tables for the arithmetic; refusals and rare paths live in helpers.
         if not isinstance(action, DominoAction):
@@ -561,7 +457,7 @@ class Dominoes(State):
         # action ends the hand; undo the half-played action then (replays only).
         snapshot = (
             self.clone()
-            if self._pending and (len(self.slots[s]) == 1 or len(self.bone) <= 1)
+            if self._queue and (len(self.slots[s]) == 1 or len(self.bone) <= 1)
             else None
         )
         log = self._log
@@ -800,7 +696,7 @@ class Dominoes(State):
         }
         self.last_hand = summary
         self.turn = -1
-        return [summary, *self._next_hand(winner)]
+        return [summary, *self._next_deal()]
 
     # ---------------------------------------------------------------- views
 
@@ -840,7 +736,7 @@ class Dominoes(State):
     def sample(cls, view: View, rng: random.Random) -> Self:
         seat = view["seat"]
         if seat is None:
-            raise ValueError("a spectator's view has no seat to sample for")
+            raise SampleError("a spectator's view has no seat to sample for")
         seats = view["seats"]
         state = cls(seats, view["settings"], (), Dealer(rng=rng), log=False)
         state.scores = list(view["scores"])
@@ -882,14 +778,6 @@ class Dominoes(State):
         rng.shuffle(state.bone)
         return state
 
-    @property
-    def deals_used(self) -> list[Any]:
-        return list(self._deals or [])
-
-    @property
-    def actions_played(self) -> list[Action]:
-        return list(self._log or [])
-
 
 def _pips(mask: int) -> list[int]:
     return [p for p in range(7) if mask >> p & 1]
@@ -925,4 +813,4 @@ def _assign(
             pool.pop()
         else:
             return out
-    raise ValueError("no deal of the unknown tiles fits what the view shows")
+    raise SampleError("no deal of the unknown tiles fits what the view shows")

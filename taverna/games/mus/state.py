@@ -1,0 +1,379 @@
+"""The Mus state: the game's facts, its fields, and the protocol's answers
+(RULES.md §3). What happens in each part of a hand is in the package's other
+modules, functions of this state: :mod:`.dealing` (the deal and the mus phase),
+:mod:`.betting` (the lances), :mod:`.count` (the end of a hand, games and cows),
+:mod:`.views` (views and samples); :mod:`.notation` has the actions and deals,
+:mod:`.hands` the cards and what a hand is worth, :mod:`.rules` the numbers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from ..base import (
+    JSON,
+    Dealer,
+    Event,
+    IllegalAction,
+    MalformedRecord,
+    Setting,
+    State,
+    View,
+    not_an_action,
+)
+from . import betting, dealing, notation, views
+from .hands import HandValue
+from .notation import (
+    ACCEPT,
+    ACTION_TYPES,
+    ANSWER_MENU,
+    BET,
+    DISCARD_CARDS,
+    MUS,
+    MUS_MENU,
+    NO_MUS,
+    ORDAGO,
+    ORDAGO_MENU,
+    PASS,
+    RAISE,
+    REJECT,
+    SPEAK_MENU,
+    VERBS,
+    MusAction,
+    MusDeal,
+    cards_str,
+    discards,
+)
+from .rules import (
+    ANSWER,
+    DISCARD,
+    IDLE,
+    JUEGO,
+    LANCE_NAMES,
+    LANCE_TITLES,
+    MUS_PHASE,
+    PENDING,
+    PHASE_NAMES,
+    SEATS,
+    SPEAK,
+)
+
+
+class Mus(State[MusAction]):
+    """Mus: four seats in two pairs, stones, games and cows (RULES.md §3).
+
+    Events (plain dicts; ``private`` parts only for the seat they name):
+
+    - ``deal`` {hand, game, mano, deck, stones; private: cards}
+    - ``mus``, ``no_mus`` {seat}; ``discard`` {seat, count, deck; private:
+      cards, drawn}; ``reshuffle`` {seat, deck} when the deck is rebuilt
+    - ``announce`` {lance: pares|juego, holders} before those lances;
+      ``lance`` {lance, speakers} (or ``skipped``, or ``team`` when one pair
+      wins it without betting)
+    - ``pass``, ``bet``/``raise`` {amount, stake}, ``ordago``, ``accept``,
+      ``reject`` {seat}
+    - ``credit`` {team, stones, lance, reason, total}: every stone credited
+    - ``hand_end`` {reason: showdown|ordago|game won, hands (all four, or
+      None when not shown), lances (status, team, seat, stones), stones,
+      stones_before, tally, verdicts}: ``tally`` lists every stone of the hand
+      where it came from, in the order credited — {lance, team, stones, for:
+      refused (credited during the hand) | pass | stake | pares | juego |
+      punto, and for a bonus the ``seat`` with its ``kind`` or ``points``;
+      ``counted`` false once a pair had reached 40} — so ``stones_before``
+      plus the counted rows is ``stones``; ``verdicts`` say why each lance
+      compared at the showdown was won: {lance, seat, over (the best seat of
+      the other pair), by: card {at, ranks} | kind {kinds} | rank {kind,
+      ranks} | juego {points} | real_31 | punto {points} | tie (closer to
+      mano)}
+    - ``game_end`` {game, team, reason: stones|ordago, stones, games},
+      ``cow_end`` {team, cows}, ``match_end`` {winner, games, cows}
+    """
+
+    game: ClassVar[str] = "mus"
+    min_seats: ClassVar[int] = SEATS
+    max_seats: ClassVar[int] = SEATS
+    #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
+    team_count: ClassVar[int | None] = 2
+    title: ClassVar[str] = "Mus"
+    match_unit: ClassVar[str] = "match"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    order = 3
+    default_seats: ClassVar[int] = 4
+    private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
+    settings_declared: ClassVar[tuple[Setting, ...]] = (
+        # RULES.md §3: cows per match and games per cow, 1 to 3
+        Setting("cows", "choice", 1, choices=(1, 2, 3)),
+        Setting("games_per_cow", "choice", 3, choices=(1, 2, 3)),
+        Setting("real_31", "bool", False),
+    )
+
+    __slots__ = (
+        "answerers",
+        "apos",
+        "bet_team",
+        "betting",
+        "cows",
+        "cows_to_win",
+        "dealt",
+        "deck",
+        "discards",
+        "game_no",
+        "games",
+        "games_per_cow",
+        "given",
+        "hands",
+        "holders",
+        "lance",
+        "last_hand",
+        "mano",
+        "mus_count",
+        "mus_round",
+        "n_bets",
+        "ordago",
+        "phase",
+        "piles",
+        "pos",
+        "prev_stake",
+        "punto",
+        "real31",
+        "res_stake",
+        "res_status",
+        "res_team",
+        "reshuffled",
+        "speakers",
+        "stake",
+        "stones",
+        "tally",
+        "vals",
+    )
+
+    def __init__(
+        self,
+        seats: int,
+        settings: Mapping[str, Any] | None = None,
+        deals: Sequence[Any] = (),
+        dealer: Dealer | None = None,
+        *,
+        log: bool = True,
+    ) -> None:
+        super().__init__(seats, settings, deals, dealer, log=log)
+        self.cows_to_win: int = self.settings["cows"]
+        self.games_per_cow: int = self.settings["games_per_cow"]
+        self.real31: bool = self.settings["real_31"]
+        # the deal of the hand (with the reshuffles drawn so far) and whether it was
+        # given (a record's, or passed to deal()) rather than dealt here
+        self.dealt: MusDeal | None = None
+        self.given = False
+        self.stones = [0, 0]
+        self.games = [0, 0]
+        self.cows = [0, 0]
+        self.game_no = 0
+        self.mano = -1
+        self.last_hand: JSON | None = None
+        # no hand yet (each deal sets these four)
+        self.phase = IDLE
+        self.hands: list[tuple[int, ...]] = [(), (), (), ()]
+        self.deck: list[int] = []  # top at the end
+        self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
+        self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
+        self.reset_hand()
+
+    def reset_hand(self) -> None:
+        """The hand's other fields, as before its deal."""
+        if self.discards:  # else the piles are empty too (only a discard fills them)
+            self.piles = [[], [], [], []]
+            self.discards = []
+        self.reshuffled = 0
+        self.mus_round = 0
+        self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
+        self.vals: list[HandValue] | None = None
+        # who announced pares, who juego (None: not announced yet)
+        self.holders: list[tuple[int, ...] | None] = [None, None]
+        self.lance = -1
+        self.punto = False
+        self.speakers: tuple[int, ...] = ()
+        self.pos = 0
+        self.answerers: tuple[int, ...] = ()
+        self.apos = 0
+        self.stake = 0
+        self.prev_stake = 0
+        self.bet_team = -1
+        self.ordago = False
+        self.n_bets = 0
+        self.betting: list[tuple[int, int, int]] = []  # (seat, action code, amount)
+        self.res_status = [PENDING] * 4
+        self.res_stake = [0] * 4
+        self.res_team = [-1] * 4
+        # every stone of the hand, where it came from (hand_end's tally); a sampled
+        # state starts it at the view, which does not say what a refused bet was worth
+        self.tally: list[JSON] = []
+
+    @property
+    def scores(self) -> list[int]:
+        """The stones of the current game per pair (RULES.md §4)."""
+        return self.stones
+
+    @classmethod
+    def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
+        # RULES.md §3 Mano: it passes to the next seat every hand, across
+        # games, so every queued deal's mano is known from the first one.
+        if deals:
+            first = deals[0].mano
+            if first is None:
+                raise MalformedRecord("deal 0 must name the mano (the first hand's draw)")
+            for i, d in enumerate(deals):
+                want = (first + i) % SEATS
+                if d.mano is not None and d.mano != want:
+                    raise MalformedRecord(
+                        f"deal {i} names mano {d.mano}, but mano passes to the next seat "
+                        f"every hand: after deal 0's mano {first} it is seat {want}"
+                    )
+
+    # ------------------------------------------------------ notation and dealing
+
+    @classmethod
+    def parse_action(cls, obj: Any, seats: int) -> MusAction:
+        return notation.parse_action(obj, seats)
+
+    @classmethod
+    def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> MusDeal:
+        return notation.parse_deal(obj, index)
+
+    @classmethod
+    def deal_json(cls, deal: Any) -> JSON:
+        return notation.deal_json(deal)
+
+    def _random_deal(self, rng: random.Random) -> MusDeal:
+        return dealing.random_deal(self, rng)
+
+    def _check_deal(self, deal: MusDeal) -> None:
+        dealing.check_deal(self, deal)
+
+    def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
+        return dealing.begin(self, deal, given)
+
+    # ------------------------------------------------------------ queries
+
+    def legal_actions(self, seat: int | None = None) -> list[MusAction]:
+        s = self.turn
+        if s < 0 or (seat is not None and seat != s):
+            return []
+        ph = self.phase
+        if ph == ANSWER:
+            return (ORDAGO_MENU[s] if self.ordago else ANSWER_MENU[s]).copy()
+        if ph == SPEAK:
+            return SPEAK_MENU[s].copy()
+        if ph == MUS_PHASE:
+            return MUS_MENU[s].copy()
+        return discards(s, self.hands[s])
+
+    def hand_cards(self, seat: int) -> list[str]:
+        """A seat's cards in notation."""
+        return cards_str(self.hands[seat])
+
+    @property
+    def lance_name(self) -> str | None:
+        """The lance being played (``grande`` .. ``punto``), if any."""
+        if self.lance < 0 or self.phase not in (SPEAK, ANSWER):
+            return None
+        return LANCE_NAMES[4 if self.punto and self.lance == JUEGO else self.lance]
+
+    def _turn_doing(self) -> str:
+        ph = self.phase
+        if ph == MUS_PHASE:
+            return "say mus or no mus"
+        if ph == DISCARD:
+            return "discard"
+        return f"speak in {LANCE_TITLES[4 if self.punto and self.lance == JUEGO else self.lance]}"
+
+    # ------------------------------------------------------------ playing
+
+    def apply(self, action: MusAction) -> list[Event]:
+        if not isinstance(action, MusAction):
+            raise not_an_action(self, action)
+        s = action.seat
+        turn = self.turn
+        if s != turn or turn < 0:
+            self._refuse_turn(s, VERBS[action.code])
+        events = _HANDLERS[self.phase][action.code](self, s, action)
+        log = self._log
+        if log is not None:
+            log.append(action)
+        return events
+
+    def not_now(self, s: int, code: int) -> IllegalAction:
+        """Why seat ``s``, whose turn it is, may not make an action of ``code`` now."""
+        ph = self.phase
+        if ph == SPEAK:
+            should = "pass, bet or call órdago"
+        elif ph == ANSWER and self.ordago:
+            should = "accept or reject the órdago (it cannot be raised)"
+        elif ph == ANSWER:
+            should = "accept, raise, call órdago or reject"
+        elif ph == MUS_PHASE:
+            should = "say mus or no mus"
+        else:
+            should = "discard 1 to 4 cards"
+        if ph in (SPEAK, ANSWER):
+            where = f"in {LANCE_TITLES[4 if self.punto and self.lance == JUEGO else self.lance]}"
+            if ph == ANSWER:
+                bettor = next(b[0] for b in reversed(self.betting) if b[1] in (BET, RAISE, ORDAGO))
+                what = "called órdago" if self.ordago else f"made the stake {self.stake}"
+                where += f": seat {bettor} has {what}"
+        elif ph == MUS_PHASE:
+            where = "in the mus phase"
+        else:
+            where = "in the discards"
+        return IllegalAction(f"seat {s} cannot {VERBS[code]} {where}; it may {should}", "not_now")
+
+    # ---------------------------------------------------------------- views
+
+    def result(self) -> JSON:
+        """RULES.md §4: stones of the current game, games and cows per pair."""
+        return {
+            "scores": self.stones[:],
+            "games": self.games[:],
+            "cows": self.cows[:],
+            "over": self.over,
+            "winner": self.winner,
+            "to_act": list(self.to_act),
+        }
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` sees: the public table, its own cards and discards, its legal moves."""
+        return views.view(self, seat)
+
+    @classmethod
+    def sample(cls, view: View, rng: random.Random) -> Self:
+        """A full state consistent with ``view``: the unseen cards placed at random
+        (:func:`.views.sample`)."""
+        return views.sample(cls, view, rng)
+
+
+_Handler = Callable[[Mus, int, MusAction], list[Event]]
+
+
+def _refuse(state: Mus, s: int, action: MusAction) -> list[Event]:
+    """The handler of an action the phase does not take."""
+    raise state.not_now(s, action.code)
+
+
+def _handlers() -> tuple[tuple[_Handler, ...], ...]:
+    """_HANDLERS[phase][action code]: the function that plays it, or _refuse."""
+    table: list[list[_Handler]] = [[_refuse] * len(ACTION_TYPES) for _ in PHASE_NAMES]
+    table[MUS_PHASE][MUS] = dealing.say_mus
+    table[MUS_PHASE][NO_MUS] = dealing.say_no_mus
+    table[DISCARD][DISCARD_CARDS] = dealing.discard
+    table[SPEAK][PASS] = betting.say_pass
+    table[SPEAK][BET] = betting.bet
+    table[SPEAK][ORDAGO] = betting.call_ordago
+    table[ANSWER][ACCEPT] = betting.accept
+    table[ANSWER][RAISE] = betting.raise_bet
+    table[ANSWER][ORDAGO] = betting.call_ordago
+    table[ANSWER][REJECT] = betting.reject
+    return tuple(tuple(row) for row in table)
+
+
+_HANDLERS = _handlers()
