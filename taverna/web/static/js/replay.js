@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { html, setMarkup } from './html.js';
 import { t } from './i18n.js';
 import { board } from './games.js';
-import { gameTitle, keepFocus, plainName, settingsChips } from './ui.js';
+import { gameTitle, keepFocus, plainName, scoreList, settingsChips } from './ui.js';
 
 const ICON_FIRST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>`;
 const ICON_LAST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M16 3h-2.5v14H16zM3 3v14l9.5-7z" fill="currentColor"/></svg>`;
@@ -92,7 +92,7 @@ export function mount(app, tableId) {
     const action = step.action
       ? html`${plainName(table, step.action.seat)}: ${g.describe ? g.describe(step.action) : describe(step.action)}`
       : t('replay.deal');
-    const summary = g.summary(c);
+    const summary = g.summary ? g.summary(c) : '';
     setMarkup(
       app,
       html`<div class="table-page replay game-${table.game}">
@@ -121,7 +121,7 @@ export function mount(app, tableId) {
           ${g.board(c)}
         </section>
         <aside class="side">
-          <section class="panel scores"><h2>${t('table.scores')}</h2>${g.scores(c)}</section>
+          <section class="panel scores"><h2>${t('table.scores')}</h2>${g.scores ? g.scores(c) : scoreList(c)}</section>
           ${summary ? html`<section class="panel hand-summary in-side"><h2>${t('summary.title')}</h2>${summary}</section>` : ''}
           <section class="panel log" aria-labelledby="log-title"><h2 id="log-title">${t('table.log')}</h2>
             <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0" data-key="log">

@@ -11,7 +11,19 @@ import { t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { html, setMarkup } from './html.js';
-import { arrowAlong, copyText, focusFirst, gameTitle, keepFocus, plainName, seatName, settingsChips, sideBadge, toast } from './ui.js';
+import {
+  arrowAlong,
+  copyText,
+  focusFirst,
+  gameTitle,
+  keepFocus,
+  plainName,
+  scoreList,
+  seatName,
+  settingsChips,
+  sideBadge,
+  toast,
+} from './ui.js';
 import { board } from './games.js';
 
 const LOG_SIZE = 300;
@@ -469,7 +481,7 @@ export function mount(app, tableId) {
         }
         <section class="panel scores" aria-labelledby="scores-title">
           <h2 id="scores-title">${t('table.scores')}</h2>
-          ${g.scores(c)}
+          ${g.scores ? g.scores(c) : scoreList(c)}
         </section>
         ${
           summary && !S.summaryOpen
@@ -619,7 +631,7 @@ export function mount(app, tableId) {
           render();
         }),
     );
-    if (S.view) game().bind(app.querySelector('.felt'), ctx());
+    if (S.view) game().bind?.(app.querySelector('.felt'), ctx());
   }
 
   async function call(method, path, body) {

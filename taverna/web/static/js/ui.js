@@ -38,6 +38,14 @@ export function sideName(count, side) {
   return count === 2 ? t(side ? 'pair.b' : 'pair.a') : t('side.n', { n: side + 1 });
 }
 
+/** The scores of a game whose board draws none of its own (`scores` is optional in a
+ * board module): each seat's name and points, the leader first. */
+export function scoreList(c) {
+  const scores = c.view?.scores ?? [];
+  const order = scores.map((_, s) => s).sort((a, b) => scores[b] - scores[a]);
+  return html`<ol class="final">${order.map((s) => html`<li><span>${c.name(s)}</span><b>${num(scores[s])}</b></li>`)}</ol>`;
+}
+
 /** A moment the server gave (ISO 8601; one without an offset is UTC, as the server keeps
  * time), as the page's language writes a date and time: {text, iso}, or null. */
 export function when(iso) {
