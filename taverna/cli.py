@@ -10,7 +10,7 @@ import math
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .games import short_names, titles
 from .server.logs import LOG_FORMATS
@@ -167,6 +167,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.access_log = True
     if args.log_format is not None:
         config.log_format = args.log_format
+    if args.redis is not None:
+        config.redis_url = args.redis
+    if args.node is not None:
+        config.node = args.node
     if config.log_format not in LOG_FORMATS:
         print(
             f"taverna serve: TAVERNA_LOG_FORMAT is {' or '.join(LOG_FORMATS)}, "
@@ -192,6 +196,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"taverna serve: database {database}: {problem}", file=sys.stderr)
             return 1
+        if config.redis_url:
+            problem = _check_cluster(config, sock)
+            if problem is not None:
+                print(f"taverna serve: {problem}", file=sys.stderr)
+                return 1
         import uvicorn
 
         from .server.app import ClubServer, create_app
@@ -230,6 +239,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             )
             return 3
     return 0
+
+
+def _check_cluster(config: Any, sock: socket.socket) -> str | None:
+    """Several nodes (--redis): they share a PostgreSQL and a Redis that answers; a node
+    with no name of its own is named after its host and port. What is wrong, or None."""
+    if config.database_url.startswith("sqlite"):
+        return "several nodes (--redis) share one PostgreSQL database, not SQLite"
+    if config.node == "main":
+        config.node = f"{socket.gethostname()}:{sock.getsockname()[1]}"
+    import redis
+
+    try:
+        redis.Redis.from_url(config.redis_url, socket_connect_timeout=3).ping()
+    except Exception as e:
+        return f"Redis {config.redis_url}: {e}"
+    return None
 
 
 def _cmd_look_alikes(args: argparse.Namespace) -> int:
@@ -308,6 +333,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="text: readable lines; json: one JSON object a line, with the node, table and "
         "seat as fields (default: TAVERNA_LOG_FORMAT, else text)",
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="join a cluster of nodes that share this Redis and a PostgreSQL database, "
+        "e.g. redis://127.0.0.1:6379/0 (default: TAVERNA_REDIS_URL, else none: one node)",
+    )
+    p.add_argument(
+        "--node",
+        default=None,
+        help="this node's name in the cluster (default: TAVERNA_NODE, else HOST:PORT)",
     )
     p.set_defaults(func=_cmd_serve)
 

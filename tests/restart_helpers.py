@@ -121,11 +121,17 @@ class Table:
 
     # ------------------------------------------------------------ sockets
 
-    async def connect(self, server: Server, last: dict[int | None, int] | None = None) -> dict:
-        """A client per human seat and a spectator; the welcome each got."""
+    async def connect(
+        self,
+        server: Server | dict[int | None, Server],
+        last: dict[int | None, int] | None = None,
+    ) -> dict:
+        """A client per human seat and a spectator, each at ``server`` (or, several nodes,
+        at the node given for its seat); the welcome each got."""
         welcomes = {}
         for seat in [*self.humans, None]:
-            client = Seat(server, self.id, self.cookies.get(seat) if seat is not None else None)
+            at = server[seat] if isinstance(server, dict) else server
+            client = Seat(at, self.id, self.cookies.get(seat) if seat is not None else None)
             welcomes[seat] = await client.connect(None if last is None else last[seat])
             assert client.seat == seat
             self.clients[seat] = client

@@ -52,6 +52,9 @@ class Config:
     )
     #: the most missed updates a welcome replays; beyond, it sends the state alone
     max_catch_up: int = field(default_factory=lambda: int(_env("MAX_CATCH_UP", "500")))
+    #: several nodes (docs/scaling.md): the Redis they share, as ``redis://host:port/db``
+    #: (empty: this node serves the club alone)
+    redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
     #: this server's name among the club's nodes (its heartbeat in the database)
     node: str = field(default_factory=lambda: _env("NODE", "main"))
     #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`

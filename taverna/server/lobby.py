@@ -156,9 +156,7 @@ async def leave_seat(
     if table.status == "open":
         table = await store.set_seat(table_id, seat, only_if_empty=False)
     elif table.status == "playing":
-        room = await hub_of(request).room(table_id)
-        await room.replace_with_bot(seat, reason="left")
-        table = room.table
+        table = await hub_of(request).leave_game(table_id, seat)
     else:
         raise Conflict(f"table {table_id} is {table.status}", "table_not_open", status=table.status)
     await _table_changed(request, table)
@@ -195,20 +193,11 @@ async def start_table(table_id: str, request: Request, player: Player) -> dict[s
             "seats_empty",
             seats=empty,
         )
-    hub = hub_of(request)
-    room = await hub.room(table_id)
-    room.table = table
-    await room.start()
-    return {"table": room.table.public()}
+    return {"table": await hub_of(request).start_table(table_id, table)}
 
 
 async def _table_changed(request: Request, table: TableInfo) -> None:
-    hub = hub_of(request)
-    room = hub.rooms.get(table.id)
-    if room is not None and room.table.status == "open":
-        room.table = table
-        room._broadcast_table()
-    hub.lobby_changed()
+    hub_of(request).table_changed(table)
 
 
 def _check_level(level: str) -> None:

@@ -30,7 +30,7 @@ from prometheus_client import (
     ProcessCollector,
     disable_created_metrics,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 
 from .. import __version__
@@ -166,5 +166,30 @@ class _Live:
                 hub.set_aside,
             ),
         ]
+        cluster = hub.cluster
+        if cluster is not None:  # several nodes (docs/scaling.md)
+            figures += [
+                ("taverna_tables_owned", "Tables whose lease this node holds", len(cluster.leases)),
+                ("taverna_links", "Sockets here whose table another node owns", len(cluster.links)),
+                (
+                    "taverna_proxies",
+                    "Sockets of other nodes at tables owned here",
+                    len(cluster.proxies),
+                ),
+            ]
         for name, documentation, value in figures:
             yield GaugeMetricFamily(name, documentation, value=value)
+        if cluster is not None:
+            for name, documentation, count in (
+                (
+                    "taverna_intents_forwarded",
+                    "Socket messages sent on to a table's owner",
+                    cluster.forwarded,
+                ),
+                (
+                    "taverna_takeovers",
+                    "Tables this node took over (nobody owned them)",
+                    cluster.takeovers,
+                ),
+            ):
+                yield CounterMetricFamily(name, documentation, value=count)

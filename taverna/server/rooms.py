@@ -17,11 +17,11 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
@@ -39,12 +39,15 @@ from ..games.base import (
     event_for,
 )
 from ..store.db import DATABASE_AWAY
-from ..store.repo import Conflict, Store, StoredGame, TableInfo
+from ..store.repo import Conflict, Fenced, Store, StoredGame, TableInfo
 from .config import Config
 from .guard import SocketCounts
 from .logs import TableLog
 from .metrics import Metrics
 from .names import seat_name
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("taverna.rooms")
 
@@ -88,6 +91,11 @@ class Conn:
     metrics: Metrics | None = None
     #: the close to send once what is queued is sent (:meth:`close_after`)
     farewell: tuple[int, str] | None = None
+    #: the last update (or welcome) sent: what the client would ask for again
+    seq: int | None = None
+    #: called when the table moves to another node (several nodes: the socket's
+    #: session follows it, docs/scaling.md)
+    on_moved: Callable[[], None] | None = None
 
     @property
     def socket(self) -> str:
@@ -97,7 +105,14 @@ class Conn:
     def send(self, msg: dict[str, Any]) -> None:
         if self.cut or self.farewell is not None:
             return
-        text = json.dumps(msg, separators=(",", ":"))
+        if msg["type"] in ("update", "welcome"):
+            self.seq = msg["seq"]
+        self.send_text(json.dumps(msg, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written (one its table's owner wrote, on another node)."""
+        if self.cut or self.farewell is not None:
+            return
         if self.queued + len(text) > self.limit:
             self.cut = True
             if self.metrics is not None:
@@ -138,6 +153,52 @@ class Conn:
                 await self.ws.close(code=1011)
 
 
+@dataclass(eq=False)
+class ProxyConn(Conn):
+    """A socket held by another node (its *edge*), seen from the room that owns the
+    table: what the room sends it is written once, cut for its seat, and travels to the
+    edge (docs/scaling.md)."""
+
+    link: str = ""
+    edge: str = ""
+    #: the lease the edge talks to (messages of another lease are not for it)
+    lease: str = ""
+    post: Callable[[str, dict[str, Any]], None] | None = None
+    joined: bool = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.post is None:
+            return
+        if msg["type"] in ("update", "welcome"):
+            self.seq = msg["seq"]
+        self.post(
+            self.edge,
+            {
+                "kind": "out",
+                "link": self.link,
+                "lease": self.lease,
+                "seq": self.seq if msg["type"] in ("update", "welcome") else None,
+                "text": json.dumps(msg, separators=(",", ":")),
+            },
+        )
+
+    def send_text(self, text: str) -> None:  # pragma: no cover - the owner writes dicts
+        raise TypeError("a proxy connection sends what its room writes")
+
+
+def seat_at(table: TableInfo, player_id: str | None) -> int | None:
+    """The seat a player plays at a table (None: a spectator — who left, or abandoned an
+    official game, only watches)."""
+    if player_id is None:
+        return None
+    for s in table.seats:
+        if s.player_id == player_id:
+            if s.left or (s.replaced and table.options.get("official")):
+                return None
+            return s.seat
+    return None
+
+
 class Unresumable(Exception):
     """A table's stored game that cannot be rebuilt: it is set aside, with this reason."""
 
@@ -174,6 +235,9 @@ class Room:
         self.finish_pending = False
         #: the server is stopping: no more moves
         self.closing = False
+        #: several nodes: this node's fencing token for the table, which every write of
+        #: its game carries (None: a single node, nothing to check)
+        self.fence: int | None = None
 
     # ----------------------------------------------------------- lifecycle
 
@@ -298,14 +362,7 @@ class Room:
     # -------------------------------------------------------- connections
 
     def seat_of(self, player_id: str | None) -> int | None:
-        if player_id is None:
-            return None
-        for s in self.table.seats:
-            if s.player_id == player_id:
-                if s.left or (s.replaced and self.table.options.get("official")):
-                    return None  # who left (or abandoned an official game) only watches
-                return s.seat
-        return None
+        return seat_at(self.table, player_id)
 
     def bot_plays(self, seat: int) -> bool:
         """Whether a bot plays this seat now (a bot seat, or a human seat taken over)."""
@@ -336,7 +393,11 @@ class Room:
                 player={"id": info.player_id, "name": info.player_name},
                 only_if_empty=False,
                 statuses=("playing",),
+                fence=self.fence,
             )
+        except Fenced:
+            await self.hub.disown(self.table.id)
+            return
         except Exception:  # the database is away: the bot plays on, the person watches
             self.log.warning("could not give the seat back yet", seat=seat)
             self.hub.database_lost()
@@ -396,6 +457,7 @@ class Room:
             left=reason == "left",
             only_if_empty=False,
             statuses=("playing",),
+            fence=self.fence,
         )
         info.bot = level
         info.replaced = True
@@ -562,7 +624,15 @@ class Room:
             dealt = self._dealt(trial)
             writing = time.perf_counter()
             try:
-                await self.store.append_action(self.table.id, index, action.to_json(), dealt)
+                await self.store.append_action(
+                    self.table.id, index, action.to_json(), dealt, fence=self.fence
+                )
+            except Fenced:
+                # another node owns the table now (this one lost its lease): nothing was
+                # stored, and the sockets follow the table to its new owner
+                self.log.warning("not the owner any more: action %d not stored", index)
+                self.hub.spawn(self.hub.disown(self.table.id))
+                return False, MOVED
             except Exception:
                 self.log.warning(
                     "could not store action %d (%s): the table waits for the database",
@@ -617,7 +687,10 @@ class Room:
         try:
             # before the status is stored: a crash in between settles again (once) on resume
             await self.hub.on_finished(self.table, result)
-            await self.store.set_status(self.table.id, "finished", result=result)
+            await self.store.set_status(self.table.id, "finished", result=result, fence=self.fence)
+        except Fenced:
+            self.hub.spawn(self.hub.disown(self.table.id))
+            return None
         except Exception:
             self.log.warning("could not store its end yet", exc_info=True)
             self.finish_pending = True
@@ -820,6 +893,11 @@ class Room:
 #: updates a snapshot's welcome still carries, for the page's log to tell
 SNAPSHOT_TAIL = 50
 
+MOVED = Refusal(
+    "the table has moved to another server: that move was not made; make it again in a moment",
+    "restarting",
+)
+
 NOT_STORED = Refusal(
     "the move could not be stored: the database is not answering. Nothing changed; "
     "make it again in a moment",
@@ -880,6 +958,9 @@ class RoomHub:
         self.sockets = SocketCounts(config.sockets_per_address, config.sockets_per_session)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._recovering = asyncio.Lock()
+        #: several nodes (docs/scaling.md): this node's part of the cluster (None: alone)
+        self.cluster: Cluster | None = None
+        self._adopting: dict[str, asyncio.Future[Room | None]] = {}
 
     async def room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
@@ -907,12 +988,220 @@ class RoomHub:
             room.log.error("its finished game does not replay: %s", e)
 
     async def open(self) -> int:
-        """Start the node: note when it last ran, resume every playing table, beat."""
+        """Start the node: note when it last ran, resume every playing table, beat.
+        A node of a cluster resumes none itself: it takes over the tables nobody owns
+        as it finds them (:class:`~.cluster.Cluster`)."""
         self.stopped_at = await self.store.heartbeat(self.config.node, starting=True)
         self.set_aside = len(await self.store.tables_set_aside())
-        resumed = await self.resume_all()
+        if self.config.redis_url:
+            from .cluster import Cluster
+
+            self.cluster = Cluster(self.config.redis_url, self.config.node, self)
+            await self.cluster.open()
+            resumed = 0
+        else:
+            resumed = await self.resume_all()
         self._keep(self._heartbeat())
         return resumed
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background, its failure logged (kept until it ends)."""
+        self._keep(coro)
+
+    # ------------------------------------------------------------ several nodes
+
+    async def locate(self, table_id: str) -> Room | str:
+        """Where a table lives: its room on this node, or (several nodes) the name of
+        the node that owns it. Raises NotFound for a table that does not exist."""
+        if self.cluster is None:
+            return await self.room(table_id)
+        table = await self.store.table(table_id)
+        if table.status not in ("open", "playing"):
+            return await self.room(table_id)  # finished or set aside: any node shows it
+        return await self.cluster.locate(table_id)
+
+    async def adopt(self, table_id: str) -> Room | None:
+        """Take over a table nobody owns (several nodes): its lease, its fencing token
+        stored, its room resumed from the stored record with the timers its last owner
+        left. None if another node got it first."""
+        assert self.cluster is not None
+        pending = self._adopting.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._adopting[table_id] = fut
+        try:
+            room = await self._adopt(table_id)
+            fut.set_result(room)
+            return room
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: the caller raises it
+            raise
+        finally:
+            del self._adopting[table_id]
+
+    async def _adopt(self, table_id: str) -> Room | None:
+        cluster = self.cluster
+        assert cluster is not None
+        token = await cluster.acquire(table_id)
+        if token is None:
+            return None
+        try:
+            previous = await self.store.claim(table_id, token, self.config.node)
+            table = await self.store.table(table_id)
+        except Fenced:
+            await cluster.give_up(table_id)
+            return None
+        except BaseException:
+            await cluster.give_up(table_id)
+            raise
+        if table.status not in ("open", "playing"):
+            await cluster.give_up(table_id)
+            return await self.room(table_id)
+        room = Room(table, self.store, self.config, self)
+        room.fence = token
+        self.rooms[table_id] = room
+        if table.status == "playing":
+            # the timers go on from when the last owner was last seen alive
+            stopped = await self.store.last_seen(previous) if previous else None
+            try:
+                await room.resume(stopped)
+            except Unresumable:
+                await self._resume(room)  # set aside, said once
+        cluster.takeovers += 1
+        room.log.info("taken over (token %d, from %s)", token, previous or "nobody")
+        return room
+
+    async def disown(self, table_id: str, *, reconnect: bool = False) -> None:
+        """This node owns a table no more (its lease lapsed or was taken): its room stops
+        here, and its sockets follow the table to its new owner — or, with
+        ``reconnect`` (this node is cut off from Redis), are told to come back."""
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        room.closing = True
+        if room.timer is not None:
+            room.timer.cancel()
+            room.timer = None
+        if self.cluster is not None:
+            self.cluster.forget(table_id)
+            for link_id, (_, conn) in list(self.cluster.proxies.items()):
+                if conn in room.conns:
+                    del self.cluster.proxies[link_id]  # its edge finds the new owner
+        for conn in list(room.conns):
+            room.conns.discard(conn)
+            if isinstance(conn, ProxyConn):
+                continue
+            if reconnect or conn.on_moved is None:
+                conn.send({"type": "closing", "reason": "restart"})
+                conn.close_after(1012, "the table moved to another server")
+            else:
+                conn.on_moved()
+        room.log.warning("no longer this node's")
+
+    async def from_edge(self, edge: str, msg: dict[str, Any]) -> None:
+        """A message of a socket another node holds, for a table this node owns."""
+        from .sockets import table_message  # the socket loop's own dispatch
+
+        cluster = self.cluster
+        assert cluster is not None
+        link_id, table_id = msg["link"], msg["table"]
+        if msg.get("leave"):
+            conn = cluster.proxy_gone(link_id)
+            room = self.rooms.get(table_id)
+            if conn is not None and room is not None:
+                room.leave(conn)
+            return
+        room = self.rooms.get(table_id)
+        lease = cluster.leases.get(table_id)
+        if room is None or lease is None or msg.get("lease") != lease:
+            return  # not this node's (any more): the edge finds the owner
+        found = cluster.proxies.get(link_id)
+        if found is None:
+            player = msg.get("player")
+            proxy = ProxyConn(
+                ws=None,  # type: ignore[arg-type]
+                seat=room.seat_of(player),
+                player_id=player,
+                table=table_id,
+                metrics=self.metrics,
+                link=link_id,
+                edge=edge,
+                lease=lease,
+                post=cluster.post,
+            )
+            cluster.proxies[link_id] = (edge, proxy)
+        else:
+            proxy = found[1]  # type: ignore[assignment]
+        arrived = time.perf_counter() - float(msg.get("waited", 0))
+        proxy.joined = await table_message(room, proxy, msg["msg"], proxy.joined, arrived)
+
+    def proxy_left(self, conn: Conn) -> None:
+        for room in self.rooms.values():
+            if conn in room.conns:
+                room.leave(conn)
+
+    async def refresh(self, table_id: str) -> None:
+        """The table's seats changed (another node seated someone): say it here."""
+        room = self.rooms.get(table_id)
+        if room is not None and room.table.status == "open":
+            room.table = await self.store.table(table_id)
+            room._broadcast_table()
+
+    async def start_table(self, table_id: str, table: TableInfo) -> dict[str, Any]:
+        """Start a table (its first deal) wherever it lives; the table as it is then."""
+        where = await self.locate(table_id)
+        if isinstance(where, str):
+            return await self._ask(where, "start", table=table_id)
+        where.table = table
+        await where.start()
+        return where.table.public()
+
+    async def leave_game(self, table_id: str, seat: int) -> TableInfo:
+        """A player leaves a running game: a bot takes the seat, wherever it lives."""
+        where = await self.locate(table_id)
+        if isinstance(where, str):
+            await self._ask(where, "leave", table=table_id, seat=seat)
+            return await self.store.table(table_id)
+        await where.replace_with_bot(seat, reason="left")
+        return where.table
+
+    def table_changed(self, table: TableInfo) -> None:
+        """An open table's seats changed: its room says so, wherever it lives."""
+        room = self.rooms.get(table.id)
+        if room is not None and room.table.status == "open":
+            room.table = table
+            room._broadcast_table()
+        elif self.cluster is not None:
+            self.cluster.publish_lobby({"kind": "refresh", "table": table.id})
+        self.lobby_changed()
+
+    async def _ask(self, node: str, op: str, **args: Any) -> dict[str, Any]:
+        assert self.cluster is not None
+        answer = await self.cluster.call(node, op, **args)
+        if not answer.get("ok"):
+            err = answer.get("error") or {}
+            raise Conflict(
+                err.get("message", "refused"), err.get("code", "conflict"), **err.get("params", {})
+            )
+        table: dict[str, Any] = answer["table"]
+        return table
+
+    async def call_start(self, table: str) -> dict[str, Any]:
+        room = self.rooms.get(table)
+        if room is None or self.cluster is None or not self.cluster.owns(table):
+            raise Conflict(f"table {table} is not on this node", "moved")
+        room.table = await self.store.table(table)
+        await room.start()
+        return {"ok": True, "table": room.table.public()}
+
+    async def call_leave(self, table: str, seat: int) -> dict[str, Any]:
+        room = self.rooms.get(table)
+        if room is None or self.cluster is None or not self.cluster.owns(table):
+            raise Conflict(f"table {table} is not on this node", "moved")
+        await room.replace_with_bot(seat, reason="left")
+        return {"ok": True, "table": room.table.public()}
 
     async def resume_all(self) -> int:
         """Resume every playing table; one that cannot be is set aside, and the rest go on."""
@@ -1009,7 +1298,12 @@ class RoomHub:
             await self.store.heartbeat(self.config.node)
         except Exception:
             log.warning("could not store the timers before stopping", exc_info=True)
-        conns = list(self.lobby) + [c for r in self.rooms.values() for c in r.conns]
+        if self.cluster is not None:
+            # the other nodes take the tables over now, with the timers just stored
+            await self.cluster.close()
+        conns = list(self.lobby) + [
+            c for r in self.rooms.values() for c in r.conns if not isinstance(c, ProxyConn)
+        ]
         for c in conns:
             c.send({"type": "closing", "reason": "restart"})
         # let the pumps say it before the sockets close
@@ -1049,8 +1343,12 @@ class RoomHub:
     def connections(self) -> int:
         return len(self.lobby) + sum(len(r.conns) for r in self.rooms.values())
 
-    def renamed(self, player_id: str, name: str) -> None:
-        """A player's name changed (a guest who registered): live tables say the new one."""
+    def renamed(self, player_id: str, name: str, *, local: bool = False) -> None:
+        """A player's name changed (a guest who registered): live tables say the new one
+        (on every node; ``local``: on this one, told by another)."""
+        if self.cluster is not None and not local:
+            self.cluster.publish_lobby({"kind": "renamed", "player": player_id, "name": name})
+            return  # this node hears it too
         for room in self.rooms.values():
             seats = [s for s in room.table.seats if s.player_id == player_id]
             for seat in seats:
@@ -1059,8 +1357,12 @@ class RoomHub:
                 room._broadcast_table()
         self.lobby_changed()
 
-    def lobby_changed(self) -> None:
-        """Tell lobby watchers soon (changes within 0.2 s are sent once)."""
+    def lobby_changed(self, *, local: bool = False) -> None:
+        """Tell lobby watchers soon (changes within 0.2 s are sent once), on every node
+        (``local``: on this one, told by another)."""
+        if self.cluster is not None and not local:
+            self.cluster.publish_lobby({"kind": "lobby"})
+            return  # this node hears it too
         if self._lobby_pending or not self.lobby:
             return
         self._lobby_pending = True
@@ -1094,6 +1396,8 @@ class RoomHub:
         self.closing = True
         for task in list(self._tasks):
             task.cancel()
+        if self.cluster is not None:
+            self.cluster.stop()
         for room in self.rooms.values():
             room.close()
         if self._pool is not None:

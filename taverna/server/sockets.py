@@ -12,17 +12,18 @@ import contextlib
 import json
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store.db import DATABASE_AWAY
-from ..store.repo import NotFound, Store
+from ..store.repo import NotFound, Store, TableInfo
 from . import accounts
 from .config import Config
 from .deps import COOKIE
 from .guard import Budget
+from .logs import TableLog
 from .protocol import (
     SERVER_ERROR,
     TOO_FAST,
@@ -30,7 +31,10 @@ from .protocol import (
     UNAVAILABLE,
     error,
 )
-from .rooms import Conn, Room, RoomHub
+from .rooms import Conn, Room, RoomHub, seat_at
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, Link
 
 log = logging.getLogger("taverna.sockets")
 
@@ -45,7 +49,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     token = websocket.cookies.get(COOKIE)
     try:
         player = await store.player_by_token(token) if token else None
-        room = await hub.room(table_id)
+        # the table's room here, or (several nodes) the node that owns it
+        where = await hub.locate(table_id)
+        table = where.table if isinstance(where, Room) else await store.table(table_id)
     except NotFound:
         # accepted, then closed with 4404 and a word: a refused handshake reaches a
         # client only as a bare HTTP 403 (docs/protocol.md)
@@ -56,6 +62,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         # 1013, "try again later": the client comes back by itself
         await websocket.close(code=1013, reason="the database is not answering")
         return
+    except Exception:  # several nodes: Redis does not answer
+        log.warning("table %s: no node to reach it", table_id, exc_info=True)
+        await websocket.close(code=1013, reason="the table cannot be reached now")
+        return
     pid = player["id"] if player else None
     address = accounts.client_address(config, websocket.headers, websocket.client)
     admitted = _admit(hub, address, pid)
@@ -63,24 +73,120 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
         return
     try:
-        await _table_session(websocket, hub, config, room, player)
+        await _table_session(websocket, hub, config, where, table, pid)
     finally:
         hub.sockets.release(admitted)
+
+
+class TableSession:
+    """One table socket's messages, to its room — here, or (several nodes) on the
+    node that owns the table, through a link — following the table when it moves."""
+
+    def __init__(
+        self, hub: RoomHub, conn: Conn, table_id: str, player_id: str | None, where: Room | str
+    ) -> None:
+        self.hub = hub
+        self.conn = conn
+        self.table_id = table_id
+        self.player_id = player_id
+        self.room: Room | None = where if isinstance(where, Room) else None
+        self.link: Link | None = None
+        self.joined = False
+        conn.on_moved = self.moved
+
+    async def handle(self, msg: dict[str, Any], arrived: float) -> None:
+        room = self.room
+        if room is not None and self.hub.rooms.get(self.table_id) is room:
+            self.joined = await table_message(room, self.conn, msg, self.joined, arrived)
+            return
+        if room is not None:  # the table left this node since
+            self._to_remote()
+        link = self._remote_link()
+        if not await self._cluster().forward(link, msg, arrived):
+            await self.take_over(msg)
+
+    def _cluster(self) -> Cluster:
+        cluster = self.hub.cluster
+        assert cluster is not None
+        return cluster
+
+    def _remote_link(self) -> Link:
+        if self.link is None:
+            self.link = self._cluster().link(self.table_id, self.conn, self.player_id)
+            self.hub.spawn(self._watch(self.link))
+        return self.link
+
+    def _to_remote(self) -> None:
+        self.room = None
+        self.joined = False
+
+    def moved(self) -> None:
+        """The table left this node (hub.disown): follow it, saying hello again with the
+        last update the client had."""
+        was = self.joined
+        last = self.conn.seq
+        self._to_remote()
+        if was:
+            link = self._remote_link()
+            link.seq = last
+            hello = {"type": "hello", "last_seq": last if last is not None else 0}
+            self.hub.spawn(self._forward_hello(link, hello))
+
+    async def _forward_hello(self, link: Link, hello: dict[str, Any]) -> None:
+        if not await self._cluster().forward(link, hello, time.perf_counter()):
+            await self.take_over(hello)
+
+    async def _watch(self, link: Link) -> None:
+        """The link's table became this node's: the socket takes it over here."""
+        await link.local.wait()
+        if self.link is link:
+            await self.take_over(None)
+
+    async def take_over(self, pending: dict[str, Any] | None) -> None:
+        """The table lives on this node now: join its room with the last update the
+        client had, then answer ``pending`` (the message that found it out) here."""
+        link = self.link
+        if link is None:
+            return
+        self.link = None
+        cluster = self._cluster()
+        cluster.unlink(link)
+        room = self.hub.rooms.get(self.table_id)
+        if room is None:
+            self.conn.close_after(1012, "the table moved")
+            return
+        self.room = room
+        self.conn.seat = room.seat_of(self.player_id)
+        if link.hello is not None:
+            await room.join(self.conn, link.seq if link.seq is not None else 0)
+            self.joined = True
+        if pending is not None and not (pending.get("type") == "hello" and self.joined):
+            self.joined = await table_message(
+                room, self.conn, pending, self.joined, time.perf_counter()
+            )
+
+    def close(self) -> None:
+        if self.room is not None and self.joined and self.hub.rooms.get(self.table_id) is self.room:
+            self.room.leave(self.conn)
+        if self.link is not None and self.hub.cluster is not None:
+            self.hub.cluster.unlink(self.link)
+            self.link = None
 
 
 async def _table_session(
     websocket: WebSocket,
     hub: RoomHub,
     config: Config,
-    room: Room,
-    player: dict[str, Any] | None,
+    where: Room | str,
+    table: TableInfo,
+    player_id: str | None,
 ) -> None:
     # a private table is unlisted: whoever has its link may watch
-    seat = room.seat_of(player["id"] if player else None)
-    if seat is not None and player is not None:
+    seat = seat_at(table, player_id)
+    if seat is not None and player_id is not None:
         try:
             await accounts.note_seated(
-                hub, config, room.table, player["id"], websocket.headers, websocket.client
+                hub, config, table, player_id, websocket.headers, websocket.client
             )
         except DATABASE_AWAY:
             hub.database_lost()
@@ -90,15 +196,15 @@ async def _table_session(
     conn = Conn(
         websocket,
         seat,
-        player["id"] if player else None,
+        player_id,
         config.socket_queue_bytes,
-        table=room.table.id,
+        table=table.id,
         metrics=hub.metrics,
     )
     pump = asyncio.create_task(conn.pump())
     budget = Budget(config.socket_rate)
     received = hub.metrics.received["table"]
-    joined = False
+    session = TableSession(hub, conn, table.id, player_id, where)
     try:
         while not conn.cut:
             text = await _receive_text(websocket)
@@ -120,14 +226,13 @@ async def _table_session(
                 conn.send(error("too_fast", TOO_FAST.format(config.socket_rate), mid))
                 continue
             try:
-                joined = await _table_message(room, conn, msg, joined, arrived)
+                await session.handle(msg, arrived)
             except Exception:
                 # a bug must not take the connection (or the table) with it
-                room.log.exception("a %s message failed", kind, seat=conn.seat)
+                TableLog(log, table.id).exception("a %s message failed", kind, seat=conn.seat)
                 conn.send(error("server_error", SERVER_ERROR, mid))
     finally:
-        if joined:
-            room.leave(conn)
+        session.close()
         await _stop(conn, pump)
 
 
@@ -207,7 +312,7 @@ def _parse_message(conn: Conn, text: str, limit: int) -> dict[str, Any] | None:
     return msg
 
 
-async def _table_message(
+async def table_message(
     room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrived: float
 ) -> bool:
     """Answer one message of a table's socket (``arrived``: when it came in); whether

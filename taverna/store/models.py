@@ -81,6 +81,10 @@ class Table(Base):
     # the timers as they stood when the server stopped or the database went away:
     # {"seq", "turn_left", "window_left"}, so a resumed table goes on with that time
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # several nodes (docs/scaling.md): the fencing token of the table's owner, which
+    # every write of its game checks, and the owner's name
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    node: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", lazy="selectin"

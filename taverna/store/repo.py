@@ -161,6 +161,35 @@ class Conflict(Exception):
         self.params = params
 
 
+class Fenced(Conflict):
+    """A write of a table's game by a node that is no longer its owner: another node
+    took the table over (a newer fencing token is stored), so this write changed
+    nothing (docs/scaling.md)."""
+
+    def __init__(self, table_id: str, token: int) -> None:
+        super().__init__(
+            f"table {table_id}: another node owns it now (this node's token {token} is old)",
+            "not_owner",
+        )
+        self.table_id = table_id
+        self.token = token
+
+
+def _check_fence(conn: Any, table_id: str, token: int | None) -> None:
+    """Within a write's transaction: this node still owns the table (its ``token`` is
+    the table's fence), else :class:`Fenced`. The update locks the table's row until
+    the transaction ends, so a takeover that stores a newer token waits for it, and
+    every write after that takeover fails here. ``None``: a single node, nothing to
+    check."""
+    if token is None:
+        return
+    done = conn.execute(
+        update(Table).where(Table.id == table_id, Table.fence == token).values(fence=token)
+    )
+    if done.rowcount != 1:
+        raise Fenced(table_id, token)
+
+
 class NotFound(Exception):
     """Nothing by that name or number (HTTP 404); ``code`` and ``params`` as for Conflict."""
 
@@ -203,15 +232,19 @@ class Store:
         index: int,
         data: dict[str, Any],
         deals: Sequence[tuple[int, dict[str, Any]]] = (),
+        *,
+        fence: int | None = None,
     ) -> None:
         """Store action ``index`` and the deals it caused (``(deal index, deal)``, a
-        deal stored before being replaced: a Mus reshuffle) in one transaction.
+        deal stored before being replaced: a Mus reshuffle) in one transaction; with
+        ``fence``, only while that is still the table's fencing token (else
+        :class:`Fenced`).
 
         Returns once it is committed; raises what the database raised if it is not.
         """
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._writes.put(_Write(table_id, index, data, tuple(deals), fut, loop))
+        self._writes.put(_Write(table_id, index, data, tuple(deals), fut, loop, fence))
         await fut
 
     def _write_loop(self) -> None:
@@ -252,6 +285,7 @@ class Store:
         stamp = now()
         with self.engine.begin() as conn:
             for w in batch:
+                _check_fence(conn, w.table_id, w.fence)
                 for i, _ in w.deals:
                     conn.execute(delete(Deal).where(Deal.table_id == w.table_id, Deal.index == i))
             deal_rows = [
@@ -347,6 +381,35 @@ class Store:
                 "deals": [r[0] for r in deals],
                 "actions": [r[0] for r in actions],
             }
+
+        return await self.run(q)
+
+    async def claim(self, table_id: str, token: int, node: str) -> str | None:
+        """Make ``node`` the table's owner with fencing token ``token`` (its lease's), if
+        no newer token is stored; the previous owner's name (or None, if there was none
+        or this token is not newer: then the table is not this node's)."""
+
+        def q(s: Session) -> tuple[bool, str | None]:
+            t = s.get(Table, table_id, with_for_update=not self.sqlite)
+            if t is None:
+                raise NotFound(f"no table {table_id!r}", "no_table")
+            if t.fence >= token:
+                return False, None
+            previous = t.node
+            t.fence, t.node = token, node
+            return True, previous
+
+        claimed, previous = await self.run(q)
+        if not claimed:
+            raise Fenced(table_id, token)
+        return previous
+
+    async def last_seen(self, node: str) -> datetime | None:
+        """When a node was last seen alive (its heartbeat), if ever."""
+
+        def q(s: Session) -> datetime | None:
+            row = s.get(Node, node)
+            return _aware(row.seen_at) if row is not None else None
 
         return await self.run(q)
 
@@ -487,6 +550,14 @@ class Store:
 
         return await self.run(q)
 
+    async def table_ids(self, statuses: tuple[str, ...]) -> list[str]:
+        """The ids of every table of these statuses (several nodes: which need an owner)."""
+
+        def q(s: Session) -> list[str]:
+            return list(s.execute(select(Table.id).where(Table.status.in_(statuses))).scalars())
+
+        return await self.run(q)
+
     async def tables_set_aside(self) -> list[dict[str, Any]]:
         def q(s: Session) -> list[dict[str, Any]]:
             stmt = select(Table.id, Table.game, Table.problem).where(Table.status == "set_aside")
@@ -514,13 +585,17 @@ class Store:
         left: bool = False,
         only_if_empty: bool = True,
         statuses: tuple[str, ...] = ("open",),
+        fence: int | None = None,
     ) -> TableInfo:
-        """Put a player or a bot in a seat (or empty it with neither)."""
+        """Put a player or a bot in a seat (or empty it with neither); with ``fence``,
+        only while the table's owner has that token (:class:`Fenced`)."""
 
         def q(s: Session) -> TableInfo:
             t = s.get(Table, table_id, with_for_update=not self.sqlite)
             if t is None:
                 raise NotFound(f"no table {table_id!r}", "no_table")
+            if fence is not None and t.fence != fence:
+                raise Fenced(table_id, fence)
             if t.status not in statuses:
                 raise Conflict(f"table {table_id} is {t.status}", "table_not_open", status=t.status)
             if not 0 <= seat < t.seat_count:
@@ -549,9 +624,15 @@ class Store:
         return await self.run(q)
 
     async def set_status(
-        self, table_id: str, status: str, *, result: dict[str, Any] | None = None
+        self,
+        table_id: str,
+        status: str,
+        *,
+        result: dict[str, Any] | None = None,
+        fence: int | None = None,
     ) -> None:
         def q(s: Session) -> None:
+            _check_fence(s, table_id, fence)
             values: dict[str, Any] = {"status": status}
             if status == "playing":
                 values["started_at"] = now()
@@ -589,6 +670,8 @@ class _Write:
     deals: tuple[tuple[int, dict[str, Any]], ...]
     fut: asyncio.Future[None]
     loop: asyncio.AbstractEventLoop
+    #: the owner's fencing token the table must still have (None: a single node)
+    fence: int | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,509 @@
+"""Several nodes (docs/scaling.md): who owns which table, and how the others reach it.
+
+Nodes share the database and a Redis. Each running table is owned by one node at a
+time: a lease in Redis (``taverna:lease:<table>`` = ``"<node>|<token>"``, expiring
+unless its owner renews it) whose token comes from a counter that only grows
+(``taverna:fence:<table>``). The owner stores the token as the table's fence in the
+database, and every write of the table's game checks it in its own transaction
+(``Store.append_action(fence=)``): a node that lost its lease — paused, cut off from
+Redis — can store nothing more, and no move is stored twice or by two owners.
+
+A player may connect to any node. The node that holds the socket (the *edge*) sends
+the player's messages to the owner, and the owner answers through a *proxy*
+connection in its room, which writes each message, cut for that seat by the owner
+itself, to the edge (``taverna:node:<node>``, Redis pub/sub). When the owner dies,
+the edge notices the lease change, finds (or becomes) the new owner and says hello
+again with the last update it passed on: the player sees a pause, not a break.
+
+Without Redis none of this exists: one node serves the club as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from .rooms import Conn, Room, RoomHub
+
+log = logging.getLogger("taverna.cluster")
+
+PREFIX = "taverna"
+#: milliseconds a lease lasts unless renewed: an owner that died is replaced within
+#: this and one scan (:data:`SCAN_SECONDS`)
+LEASE_MS = 5000
+#: how often an owner renews its leases (and says it is alive)
+RENEW_SECONDS = 1.0
+#: how often a node looks for tables nobody owns, and edges check their owners
+SCAN_SECONDS = 1.0
+#: seconds an owner waits for an edge that said nothing before it drops its proxies
+EDGE_GONE_SECONDS = LEASE_MS / 1000 + 2
+
+#: take a table if nobody holds its lease: its new token, or nil
+ACQUIRE = """
+if redis.call('exists', KEYS[1]) == 1 then return false end
+local token = redis.call('incr', KEYS[2])
+redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
+return token
+"""
+#: renew a lease that is still this one
+RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+#: give a lease up, if it is still this one
+RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+def lease_key(table_id: str) -> str:
+    return f"{PREFIX}:lease:{table_id}"
+
+
+def node_channel(node: str) -> str:
+    return f"{PREFIX}:node:{node}"
+
+
+LOBBY_CHANNEL = f"{PREFIX}:lobby"
+NODES_KEY = f"{PREFIX}:nodes"
+
+
+def owner_of(lease: str | None) -> str | None:
+    """The node named in a lease's value ``"<node>|<token>"``."""
+    return lease.rpartition("|")[0] if lease else None
+
+
+@dataclass(eq=False)
+class Link:
+    """An edge's end of a socket whose table another node owns: where its messages go,
+    and the last update it passed on (to say hello again after a change of owner)."""
+
+    id: str
+    table_id: str
+    conn: Conn
+    player_id: str | None
+    #: the lease (``"<node>|<token>"``) of the owner it talks to, None while it has none
+    lease: str | None = None
+    #: the last update passed on to the client (what it would ask for again)
+    seq: int | None = None
+    #: the socket's hello, to say again to a new owner (None: not said yet)
+    hello: dict[str, Any] | None = None
+    #: set when the table is this node's now: the socket loop takes it over locally
+    local: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Cluster:
+    """This node's part of a cluster: its leases, its messages, its links and proxies."""
+
+    def __init__(self, url: str, node: str, hub: RoomHub) -> None:
+        import redis.asyncio as aioredis  # only a node of a cluster needs Redis
+
+        self.url = url
+        self.node = node
+        self.hub = hub
+        self.redis: Redis = aioredis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=2, socket_connect_timeout=2
+        )
+        self._acquire = self.redis.register_script(ACQUIRE)
+        self._renew = self.redis.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+        #: table id -> this node's lease value, for the tables it owns
+        self.leases: dict[str, str] = {}
+        #: when this node's leases were last renewed (monotonic): past a lease's length
+        #: without Redis, none of them is this node's any more
+        self.renewed_at = time.monotonic()
+        #: edge side: link id -> link
+        self.links: dict[str, Link] = {}
+        #: owner side: link id -> (edge node, proxy connection in a room)
+        self.proxies: dict[str, tuple[str, Conn]] = {}
+        self._ids = itertools.count()
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._calls: dict[str, asyncio.Future[Any]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+        #: counters for /metrics and /api/health
+        self.forwarded = 0
+        self.takeovers = 0
+        #: when each edge node was last heard from (monotonic)
+        self.edges_seen: dict[str, float] = {}
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def open(self) -> None:
+        """Reach Redis (or raise), then listen, renew and scan."""
+        await self.redis.ping()
+        await self._beat()
+        listening = asyncio.Event()
+        self._keep(self._listen(listening))
+        await listening.wait()
+        self._keep(self._send_loop())
+        self._keep(self._keeper())
+        log.info("node %s joined the cluster at %s", self.node, self.url)
+
+    def _keep(self, coro: Awaitable[Any]) -> None:
+        from .rooms import spawn
+
+        task = spawn(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def stop(self) -> None:
+        """Stop at once (the app ends): no lease given up, they lapse."""
+        self.closing = True
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def close(self) -> None:
+        """A graceful stop: give every lease up at once, so that another node takes the
+        tables over now rather than when the leases run out."""
+        self.closing = True
+        with contextlib.suppress(Exception):
+            for table_id, value in list(self.leases.items()):
+                await self._release(keys=[lease_key(table_id)], args=[value])
+            await self.redis.zrem(NODES_KEY, self.node)
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # ------------------------------------------------------------- ownership
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.leases
+
+    def token(self, table_id: str) -> int | None:
+        """This node's fencing token for a table it owns."""
+        value = self.leases.get(table_id)
+        return int(value.rpartition("|")[2]) if value else None
+
+    async def acquire(self, table_id: str) -> int | None:
+        """Take a table nobody holds: its token, or None if another node holds it."""
+        token = await self._acquire(
+            keys=[lease_key(table_id), f"{PREFIX}:fence:{table_id}"], args=[self.node, LEASE_MS]
+        )
+        if token is None:
+            return None
+        self.leases[table_id] = f"{self.node}|{token}"
+        return int(token)
+
+    def forget(self, table_id: str) -> None:
+        """This node no longer owns a table (its lease lapsed, or another node has it)."""
+        self.leases.pop(table_id, None)
+
+    async def give_up(self, table_id: str) -> None:
+        value = self.leases.pop(table_id, None)
+        if value is not None:
+            with contextlib.suppress(Exception):
+                await self._release(keys=[lease_key(table_id)], args=[value])
+
+    async def lease(self, table_id: str) -> str | None:
+        value = await self.redis.get(lease_key(table_id))
+        return None if value is None else str(value)
+
+    async def locate(self, table_id: str) -> Room | str:
+        """Where a table lives: its room here (taken over now if nobody owned it), or
+        the name of the node that owns it."""
+        for _ in range(50):
+            room = self.hub.rooms.get(table_id)
+            if room is not None and self.owns(table_id):
+                return room
+            value = await self.lease(table_id)
+            owner = owner_of(value)
+            if owner is not None and owner != self.node:
+                return owner
+            if owner is None:
+                adopted = await self.hub.adopt(table_id)
+                if adopted is not None:
+                    return adopted
+            await asyncio.sleep(0.1)  # another node is taking it over: ask again
+        raise RuntimeError(f"table {table_id}: no node could take it")
+
+    async def _keeper(self) -> None:
+        """Renew this node's leases, say it is alive, take over tables nobody owns,
+        and keep each link talking to its table's owner."""
+        last_scan = 0.0
+        while not self.closing:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._renew_all()
+                await self._beat()
+            except Exception:
+                log.warning("node %s: Redis does not answer", self.node, exc_info=True)
+                if time.monotonic() - self.renewed_at > LEASE_MS / 1000 * 0.8:
+                    await self._lost_everything()
+                continue
+            now = time.monotonic()
+            if now - last_scan >= SCAN_SECONDS:
+                last_scan = now
+                with contextlib.suppress(Exception):
+                    await self._scan()
+                    await self._check_links()
+                self._drop_gone_edges()
+
+    async def _renew_all(self) -> None:
+        if not self.leases:
+            self.renewed_at = time.monotonic()
+            return
+        items = list(self.leases.items())
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id, value in items:
+                await self._renew(keys=[lease_key(table_id)], args=[value, LEASE_MS], client=pipe)
+            answers = await pipe.execute()
+        self.renewed_at = time.monotonic()
+        for (table_id, value), ok in zip(items, answers, strict=True):
+            if not ok and self.leases.get(table_id) == value:
+                log.warning("table %s: its lease is gone; another node may own it now", table_id)
+                self.forget(table_id)
+                await self.hub.disown(table_id)
+
+    async def _lost_everything(self) -> None:
+        """Redis has not answered for most of a lease: none of this node's tables is its
+        own any more (another node may take them over), so it stores nothing more."""
+        if not self.leases:
+            return
+        log.warning(
+            "node %s: cut off from Redis; giving up %d table(s)", self.node, len(self.leases)
+        )
+        for table_id in list(self.leases):
+            self.forget(table_id)
+            await self.hub.disown(table_id, reconnect=True)
+
+    async def _beat(self) -> None:
+        await self.redis.zadd(NODES_KEY, {self.node: time.time()})
+
+    async def nodes(self) -> dict[str, float]:
+        """Every node seen lately, with when (Unix time)."""
+        seen: list[Any] = await self.redis.zrangebyscore(
+            NODES_KEY, time.time() - 30, "+inf", withscores=True
+        )
+        return {str(name): float(score) for name, score in seen}
+
+    async def _scan(self) -> None:
+        """Take over the tables nobody owns (their owner died, or stopped), a few at a
+        time and after a pause that grows with what this node owns already, so that
+        the nodes share them."""
+        tables = await self.hub.store.table_ids(("open", "playing"))
+        if not tables:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in tables:
+                pipe.exists(lease_key(table_id))
+            held = await pipe.execute()
+        orphans = [t for t, h in zip(tables, held, strict=True) if not h]
+        if not orphans:
+            return
+        random.shuffle(orphans)
+        await asyncio.sleep(random.random() * 0.2 + min(1.0, len(self.leases) / 500))
+        for table_id in orphans[:50]:
+            await self.hub.adopt(table_id)
+
+    # -------------------------------------------------------------- messages
+
+    def post(self, node: str, payload: dict[str, Any]) -> None:
+        """Send a message to a node (in order, without waiting)."""
+        self._outbox.put_nowait((node_channel(node), json.dumps(payload, separators=(",", ":"))))
+
+    def publish_lobby(self, payload: dict[str, Any]) -> None:
+        self._outbox.put_nowait((LOBBY_CHANNEL, json.dumps(payload, separators=(",", ":"))))
+
+    async def _send_loop(self) -> None:
+        while not self.closing:
+            first = await self._outbox.get()
+            batch = [first]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
+            except Exception:
+                log.warning(
+                    "node %s: %d message(s) not sent: Redis does not answer", self.node, len(batch)
+                )
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        while not self.closing:
+            try:
+                pubsub = self.redis.pubsub()
+                await pubsub.subscribe(node_channel(self.node), LOBBY_CHANNEL)
+                ready.set()
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        await self._receive(json.loads(message["data"]))
+                    except Exception:
+                        log.exception("node %s: a cluster message failed", self.node)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                ready.set()
+                log.warning("node %s: listening on Redis failed; again in a moment", self.node)
+                await asyncio.sleep(0.5)
+
+    async def _receive(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("kind")
+        sender = str(msg.get("from") or "")
+        if sender:
+            self.edges_seen[sender] = time.monotonic()
+        if kind == "out":  # edge side: a message of the owner for a socket here
+            link = self.links.get(msg["link"])
+            if link is not None and msg.get("lease") == link.lease:
+                if msg.get("seq") is not None:
+                    link.seq = msg["seq"]
+                link.conn.send_text(msg["text"])
+        elif kind == "in":  # owner side: a socket's message, from its edge
+            await self.hub.from_edge(sender, msg)
+        elif kind == "call":
+            self._keep(self._answer_call(sender, msg))
+        elif kind == "reply":
+            fut = self._calls.pop(msg["id"], None)
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        elif kind == "lobby":
+            self.hub.lobby_changed(local=True)
+        elif kind == "renamed":
+            self.hub.renamed(msg["player"], msg["name"], local=True)
+        elif kind == "refresh":
+            await self.hub.refresh(msg["table"])
+
+    # ------------------------------------------------------------- the edge
+
+    def link(self, table_id: str, conn: Conn, player_id: str | None) -> Link:
+        link = Link(f"{self.node}:{next(self._ids)}", table_id, conn, player_id)
+        self.links[link.id] = link
+        return link
+
+    def unlink(self, link: Link) -> None:
+        if self.links.pop(link.id, None) is not None and link.lease is not None:
+            self.post(
+                owner_of(link.lease) or "",
+                {
+                    "kind": "in",
+                    "from": self.node,
+                    "link": link.id,
+                    "table": link.table_id,
+                    "leave": True,
+                },
+            )
+
+    async def forward(self, link: Link, msg: dict[str, Any], arrived: float) -> bool:
+        """Send a socket's message to its table's owner; False when the table is this
+        node's now (the socket takes it over locally)."""
+        if link.lease is None and not await self._attach(link):
+            return False
+        if msg.get("type") == "hello":
+            link.hello = msg
+        self.forwarded += 1
+        self.post(
+            owner_of(link.lease) or "",
+            {
+                "kind": "in",
+                "from": self.node,
+                "link": link.id,
+                "table": link.table_id,
+                "player": link.player_id,
+                "lease": link.lease,
+                "msg": msg,
+                "waited": time.perf_counter() - arrived,
+            },
+        )
+        return True
+
+    async def _attach(self, link: Link) -> bool:
+        """Find the owner of the link's table; False if it is this node (now)."""
+        where = await self.locate(link.table_id)
+        if not isinstance(where, str):
+            link.local.set()
+            return False
+        link.lease = await self.lease(link.table_id)
+        if owner_of(link.lease) == self.node or link.lease is None:
+            return await self._attach(link)
+        return True
+
+    async def _check_links(self) -> None:
+        """Each link's owner still holds the lease; else find the new one and say hello
+        again, asking for what the client has not had."""
+        links = list(self.links.values())
+        if not links:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for link in links:
+                pipe.get(lease_key(link.table_id))
+            leases = await pipe.execute()
+        for link, lease in zip(links, leases, strict=True):
+            if link.lease is None or lease == link.lease:
+                continue
+            log.info("table %s: its owner changed (%s -> %s)", link.table_id, link.lease, lease)
+            link.lease = None
+            if link.hello is None:
+                continue
+            again = {"type": "hello", "last_seq": link.seq if link.seq is not None else 0}
+            with contextlib.suppress(Exception):
+                if not await self.forward(link, again, time.perf_counter()):
+                    continue  # the socket's loop takes the table over itself
+
+    # ------------------------------------------------------------ the owner
+
+    def proxy_gone(self, link_id: str) -> Conn | None:
+        found = self.proxies.pop(link_id, None)
+        return found[1] if found else None
+
+    def _drop_gone_edges(self) -> None:
+        """Forget the sockets of edges not heard from for a while (a node that died):
+        their players are away, as when a socket closes."""
+        now = time.monotonic()
+        for link_id, (edge, conn) in list(self.proxies.items()):
+            if edge != self.node and now - self.edges_seen.get(edge, now) > EDGE_GONE_SECONDS:
+                self.proxies.pop(link_id, None)
+                self.hub.proxy_left(conn)
+
+    # ----------------------------------------------------------------- calls
+
+    async def call(self, node: str, op: str, **args: Any) -> dict[str, Any]:
+        """Ask the owner of a table to do something (start it, give a seat to a bot):
+        its answer, ``{"ok": ..., "table" or "error": ...}``."""
+        call_id = f"{self.node}:{next(self._ids)}"
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = fut
+        self.post(node, {"kind": "call", "from": self.node, "id": call_id, "op": op, "args": args})
+        try:
+            answer: dict[str, Any] = await asyncio.wait_for(fut, timeout=10)
+            return answer
+        finally:
+            self._calls.pop(call_id, None)
+
+    async def _answer_call(self, sender: str, msg: dict[str, Any]) -> None:
+        handler: Callable[..., Awaitable[dict[str, Any]]] | None = getattr(
+            self.hub, f"call_{msg.get('op')}", None
+        )
+        if handler is None:
+            answer: dict[str, Any] = {"ok": False, "error": {"message": "unknown call"}}
+        else:
+            try:
+                answer = await handler(**msg.get("args", {}))
+            except Exception as e:
+                answer = {
+                    "ok": False,
+                    "error": {
+                        "message": str(e),
+                        "code": getattr(e, "code", "conflict"),
+                        "params": getattr(e, "params", {}),
+                    },
+                }
+        self.post(sender, {"kind": "reply", "from": self.node, "id": msg["id"], **answer})
