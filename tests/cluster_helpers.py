@@ -76,6 +76,10 @@ def cluster(url: str, count: int, **env: str) -> Iterator[tuple[RedisServer, lis
         for n in nodes:
             n.start()
         yield red, nodes
+    except BaseException:
+        for n in nodes:  # what each node said, to see why
+            print(f"----- {n.env['TAVERNA_NODE']}\n{n.log_text()[-6000:]}")
+        raise
     finally:
         for n in nodes:
             n.stop()

@@ -14,13 +14,15 @@
 from __future__ import annotations
 
 import asyncio
+import signal
+import time
 from typing import Any
 
 import httpx
 import pytest
 
-from .cluster_helpers import cluster
-from .restart_helpers import Table, replay_cli, what_players_saw
+from .cluster_helpers import cluster, owner, wait_for
+from .restart_helpers import Table, replay_cli, sql, what_players_saw
 from .server_helpers import Server, database_url, drop_database
 from .test_server import check_messages_against_record
 
@@ -70,3 +72,179 @@ def test_three_people_on_three_nodes_and_a_strong_bot_play_a_whole_mus_game(pg: 
             if line.startswith("taverna_intents_forwarded_total")
         )
         assert forwarded > 0
+
+
+# ------------------------------------------------------------ an owner dies
+
+
+async def _settle(seats: list[Any], seq: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    for s in seats:
+        while s.seq < seq:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no update {seq} at seat {s.seat} (at {s.seq})"
+            await s.recv(left)
+
+
+async def _step(seats: list[Any], bots: dict[int, Any]) -> bool:
+    """One move by whichever seat is to act (from its own view); False if none is."""
+    for s in seats:
+        view = s.view
+        if view and not view["over"] and view.get("legal") and s.seat in view["to_act"]:
+            action = bots[s.seat].choose(view)
+            if action is None:
+                continue
+            await s.send({"type": "act", "action": action.to_json(), "id": s.seq})
+            while (await s.recv())["type"] not in ("update", "error"):
+                pass
+            await _settle(seats, s.seq)
+            return True
+    return False
+
+
+def test_the_owner_killed_mid_hand_another_node_goes_on_and_stakes_settle_once(
+    pg: str,
+) -> None:
+    from taverna.bots import make_bot
+    from taverna.games import get_game
+
+    from .accounts_helpers import ACCOUNT_ENV, Member, wait_finished
+
+    with cluster(pg, 3, TAVERNA_BOT_DELAY="0.01", **ACCOUNT_ENV) as (red, nodes):
+        ana = Member(nodes[1], "Ana", "10.40.0.1")
+        bea = Member(nodes[2], "Bea", "10.40.0.2")
+        table = ana.create("dominoes", seats=2, official=True, stake=50, settings={"target": 60})
+        tid = table["id"]
+        ana.sit(tid, 0)
+        bea.sit(tid, 1)
+        ana.start(tid)
+        home = wait_for(lambda: owner(red, tid))
+        dead = next(n for n in nodes if n.env["TAVERNA_NODE"] == home)
+        alive = [n for n in nodes if n is not dead]
+        cls = get_game("dominoes")
+        bots = {s: make_bot("greedy", cls, s, seed=s) for s in (0, 1)}
+        # Ana on n1, Bea on n2: one of them may be on the owner
+        seats = [ana.seat(tid), bea.seat(tid)]
+        seats[0].server, seats[1].server = nodes[1], nodes[2]
+
+        async def go() -> None:
+            for s in seats:
+                await s.connect(last_seq=0)
+            while not (seats[0].view["hand_no"] >= 1 and len(seats[0].view["line"]) >= 3):
+                assert await _step(seats, bots), "nobody could move"
+            before = {s.seat: (s.seq, s.view) for s in seats}
+            killed_at = time.monotonic()
+            assert dead.proc is not None
+            dead.proc.send_signal(signal.SIGKILL)
+            dead.proc.wait()
+            # another node owns the table within 10 s
+            await asyncio.to_thread(wait_for, lambda: owner(red, tid) not in (None, home), 10)
+            took = time.monotonic() - killed_at
+            assert took < 10, took
+            after = {}
+            for s in seats:
+                if s.server is dead:  # its socket died with the node: come back elsewhere
+                    s.server = alive[0]
+                    welcome = await s.connect(last_seq=s.seq)
+                else:  # its socket stayed: its node says hello to the new owner for it
+                    welcome = await s.expect("welcome", timeout=20)
+                after[s.seat] = (welcome["seq"], welcome["view"])
+            assert after == before
+            while not seats[0].view["over"]:
+                if not await _step(seats, bots):
+                    await _settle(seats, seats[0].seq + 1)
+
+        asyncio.run(go())
+        table = wait_finished(alive[0], tid)
+        record = record_of(alive[0], tid)
+        result = replay_cli(record)
+        assert (
+            result["scores"] == seats[0].view["scores"]
+            and result["winner"] == table["result"]["winner"]
+        )
+        # every action index once, and the stakes settled once
+        indexes = sql(pg, 'SELECT "index" FROM actions WHERE table_id = :t', t=tid)
+        assert len(indexes) == len({r[0] for r in indexes}) == len(record["actions"])
+        entries = []
+        for m in (ana, bea):
+            m.http.base_url = httpx.URL(alive[0].http)  # (one of them was at the dead node)
+            mine = [e for e in m.ledger() if e.get("table") == tid]
+            assert [e["reason"] for e in mine].count("stake") == 1, mine
+            entries += mine
+        # the winner's pot once, and no chip made or lost
+        assert len(entries) == 3 and sum(e["delta"] for e in entries) == 0, entries
+
+
+# ------------------------------------------------------- a node cut off
+
+
+def _metric(server: Server, name: str) -> float:
+    for line in httpx.get(f"{server.http}/metrics", timeout=5).text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.split()[-1])
+    raise AssertionError(f"no {name} at {server.http}")
+
+
+def test_a_node_paused_past_its_lease_stores_nothing_more(pg: str) -> None:
+    """The owner is stopped (SIGSTOP) while its bot is about to move, for longer than
+    its lease; another node takes the table over and the game goes on there. When the
+    old owner wakes up, its bot's move is refused by the fence in the database, and it
+    lets the table go: nothing stored twice, nothing lost."""
+    from taverna.bots import make_bot
+    from taverna.games import get_game
+
+    from .server_helpers import Person, Seat
+
+    with cluster(pg, 2, TAVERNA_BOT_DELAY="1.5") as (red, nodes):
+        ana = Person(nodes[0], "Ana")
+        tid = ana.create("dominoes", settings={"target": 100}, bots={"1": "greedy"})["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+        home = wait_for(lambda: owner(red, tid))
+        old = next(n for n in nodes if n.env["TAVERNA_NODE"] == home)
+        new = next(n for n in nodes if n is not old)
+        me = make_bot("greedy", get_game("dominoes"), 0, seed=3)
+
+        async def play(seat: Seat, moves: int) -> None:
+            for _ in range(moves):
+                while not (seat.view and 0 in seat.view["to_act"]) or seat.view["over"]:
+                    if seat.view and seat.view["over"]:
+                        return
+                    await seat.recv(30)
+                action = me.choose(seat.view)
+                assert action is not None
+                await seat.send({"type": "act", "action": action.to_json(), "id": seat.seq})
+                while (await seat.recv(30))["type"] not in ("update", "error"):
+                    pass
+
+        async def go() -> None:
+            seat = Seat(new, tid, ana.cookie)  # Ana plays at the node that does not own it
+            await seat.connect(last_seq=0)
+            await play(seat, 3)
+            # Ana has just moved: the bot of the old owner moves in about a second
+            assert old.proc is not None
+            old.proc.send_signal(signal.SIGSTOP)
+            try:
+                await asyncio.to_thread(
+                    wait_for, lambda: owner(red, tid) == new.env["TAVERNA_NODE"], 15
+                )
+                welcome = await seat.expect("welcome", timeout=20)  # the new owner's
+                assert welcome["seq"] == seat.seq
+                await play(seat, 3)  # the game goes on at the new owner
+            finally:
+                old.proc.send_signal(signal.SIGCONT)
+            # the old owner wakes, tries its bot's move (refused by the fence) and renews
+            # its lease (gone): it owns nothing, and stores nothing more
+            await asyncio.to_thread(wait_for, lambda: _metric(old, "taverna_tables_owned") == 0, 15)
+            await play(seat, 200)
+            assert seat.view is not None and seat.view["over"]
+            await seat.close()
+
+        asyncio.run(go())
+        said = old.log_text()
+        assert "not the owner any more" in said or "its lease is gone" in said, said[-3000:]
+        indexes = [r[0] for r in sql(pg, 'SELECT "index" FROM actions WHERE table_id = :t', t=tid)]
+        assert sorted(indexes) == list(range(len(indexes)))
+        record = record_of(new, tid)
+        assert len(record["actions"]) == len(indexes)
+        assert replay_cli(record)["over"]
