@@ -248,3 +248,48 @@ def test_a_node_paused_past_its_lease_stores_nothing_more(pg: str) -> None:
         record = record_of(new, tid)
         assert len(record["actions"]) == len(indexes)
         assert replay_cli(record)["over"]
+
+
+# ------------------------------------------------------------- accounts
+
+
+def test_login_and_registration_limits_hold_across_nodes(pg: str) -> None:
+    from .accounts_helpers import ACCOUNT_ENV, PASSWORD, Member
+
+    env = {
+        **ACCOUNT_ENV,
+        "TAVERNA_LOGIN_LIMIT_ADDRESS": "3/300",
+        "TAVERNA_REGISTER_LIMIT": "2/300",
+    }
+    with cluster(pg, 2, **env) as (_, nodes):
+        ana = Member(nodes[0], "Ana", "10.50.0.9")
+
+        def login(node: Server, password: str, address: str) -> httpx.Response:
+            return httpx.post(
+                f"{node.http}/api/login",
+                json={"username": ana.name, "password": password},
+                headers={"X-Forwarded-For": address},
+            )
+
+        # three wrong tries from one address, spread over the two nodes
+        for node_ in (nodes[0], nodes[1], nodes[0]):
+            assert login(node_, "wrong password!", "10.50.0.1").status_code == 401
+        # the fourth is refused wherever it comes in, even with the right password
+        for node_ in nodes:
+            r = login(node_, PASSWORD, "10.50.0.1")
+            assert r.status_code == 429 and "your address" in r.json()["detail"], r.text
+        # the owner, from a clean address, gets in at either node
+        assert login(nodes[1], PASSWORD, "10.50.0.2").status_code == 200
+
+        # registrations: two from one address in all, whichever node they reach
+        def register(node_: Server, name: str) -> httpx.Response:
+            return httpx.post(
+                f"{node_.http}/api/register",
+                json={"username": name, "password": PASSWORD},
+                headers={"X-Forwarded-For": "10.50.0.3"},
+            )
+
+        assert register(nodes[0], "carla" + ana.name[-6:]).status_code == 201
+        assert register(nodes[1], "dani" + ana.name[-6:]).status_code == 201
+        r = register(nodes[0], "eva" + ana.name[-6:])
+        assert r.status_code == 429 and "registrations" in r.json()["detail"]

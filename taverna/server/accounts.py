@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import secrets
 import time
 import unicodedata
 from collections import deque
@@ -201,6 +202,130 @@ class TooMany(Exception):
         super().__init__(f"too many {what}; try again in {self.seconds} s")
 
 
+class Gate:
+    """The login and registration limits of the club, counted on this node alone.
+
+    Every try is counted before its password is hashed (many at once cannot all slip
+    past the limits while the first ones hash), and given back if it succeeds. An
+    address that failed too often waits. A username that failed too often waits only
+    for addresses with failures of their own: an attacker cannot lock its owner out,
+    and the owner's right password from a clean address always gets in. Several nodes
+    count in Redis instead (:class:`SharedGate`), so the limits hold across them.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.login_by_name = RateLimit(config.login_limit_name)
+        self.login_by_address = RateLimit(config.login_limit_address)
+        self.registrations = RateLimit(config.register_limit)
+
+    async def login(self, address: str, name: str) -> str:
+        """Count a login try (a ticket to give it back), or TooMany."""
+        wait = self.login_by_address.retry_after(address)
+        if wait:
+            raise TooMany("failed logins from your address", wait)
+        wait = self.login_by_name.retry_after(name)
+        if wait and self.login_by_address.holds(address):
+            raise TooMany("failed logins for this username from your address", wait)
+        self.login_by_address.hit(address)
+        self.login_by_name.hit(name)
+        return f"{address}\n{name}"
+
+    async def succeeded(self, ticket: str) -> None:
+        """A login that got in: its try is given back."""
+        address, _, name = ticket.partition("\n")
+        self.login_by_address.refund(address)
+        self.login_by_name.refund(name)
+
+    async def register(self, address: str) -> None:
+        """Count a registration (every one that costs a hash), or TooMany."""
+        wait = self.registrations.retry_after(address)
+        if wait:
+            raise TooMany("registrations from your address", wait)
+        self.registrations.hit(address)
+
+
+#: one login try across nodes, atomically: KEYS address and name windows; ARGV now,
+#: the limits (count, seconds) of each, and the try's own id. Returns {why, wait} or
+#: {"ok", 0}. The same rules as Gate.login.
+SHARED_LOGIN = """
+local now = tonumber(ARGV[1])
+local function fresh(key, seconds)
+  redis.call('zremrangebyscore', key, '-inf', now - seconds)
+  return redis.call('zcard', key)
+end
+local function wait(key, count, seconds)
+  local nth = redis.call('zrange', key, -count, -count, 'WITHSCORES')
+  return tostring(math.max(0, tonumber(nth[2]) + seconds - now))
+end
+local ac, aw, nc, nw = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local na = fresh(KEYS[1], aw)
+if ac > 0 and na >= ac then return {'address', wait(KEYS[1], ac, aw)} end
+local nn = fresh(KEYS[2], nw)
+if nc > 0 and nn >= nc and na > 0 then return {'name', wait(KEYS[2], nc, nw)} end
+redis.call('zadd', KEYS[1], now, ARGV[6])
+redis.call('zadd', KEYS[2], now, ARGV[6])
+redis.call('expire', KEYS[1], math.ceil(aw))
+redis.call('expire', KEYS[2], math.ceil(nw))
+return {'ok', '0'}
+"""
+#: one registration across nodes: KEYS the address's window; ARGV now, count, seconds, id
+SHARED_REGISTER = """
+local now, count, seconds = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('zremrangebyscore', KEYS[1], '-inf', now - seconds)
+if count > 0 and redis.call('zcard', KEYS[1]) >= count then
+  local nth = redis.call('zrange', KEYS[1], -count, -count, 'WITHSCORES')
+  return tostring(math.max(0, tonumber(nth[2]) + seconds - now))
+end
+redis.call('zadd', KEYS[1], now, ARGV[4])
+redis.call('expire', KEYS[1], math.ceil(seconds))
+return '0'
+"""
+
+
+class SharedGate(Gate):
+    """:class:`Gate`'s limits counted in the cluster's Redis: they hold across nodes."""
+
+    def __init__(self, config: Config, redis: Any) -> None:
+        super().__init__(config)
+        self.redis = redis
+        self._login = redis.register_script(SHARED_LOGIN)
+        self._register = redis.register_script(SHARED_REGISTER)
+
+    @staticmethod
+    def _limit(spec: str) -> tuple[int, float]:
+        count, _, seconds = spec.partition("/")
+        return int(count), float(seconds or 60)
+
+    async def login(self, address: str, name: str) -> str:
+        ticket = secrets.token_hex(8)
+        keys = [f"taverna:login:address:{address}", f"taverna:login:name:{name}"]
+        (ac, aw), (nc, nw) = (
+            self._limit(self.config.login_limit_address),
+            self._limit(self.config.login_limit_name),
+        )
+        why, wait = await self._login(keys=keys, args=[time.time(), ac, aw, nc, nw, ticket])
+        if why == "address":
+            raise TooMany("failed logins from your address", float(wait))
+        if why == "name":
+            raise TooMany("failed logins for this username from your address", float(wait))
+        return "\n".join([ticket, *keys])
+
+    async def succeeded(self, ticket: str) -> None:
+        member, *keys = ticket.split("\n")
+        for key in keys:
+            await self.redis.zrem(key, member)
+
+    async def register(self, address: str) -> None:
+        count, seconds = self._limit(self.config.register_limit)
+        wait = await self._register(
+            keys=[f"taverna:register:{address}"],
+            args=[time.time(), count, seconds, secrets.token_hex(8)],
+        )
+        if float(wait):
+            raise TooMany("registrations from your address", float(wait))
+
+
 # ------------------------------------------------------------------ the hub
 
 
@@ -210,9 +335,8 @@ class ClubHub(RoomHub):
     def __init__(self, store: Store, config: Config) -> None:
         super().__init__(store, config)
         self.accounts = AccountStore(store)
-        self.login_by_name = RateLimit(config.login_limit_name)
-        self.login_by_address = RateLimit(config.login_limit_address)
-        self.registrations = RateLimit(config.register_limit)
+        #: the login and registration limits (several nodes: counted in Redis)
+        self.gate = Gate(config)
         # argon2 takes 64 MiB and some CPU per hash: a few at a time, whatever the load
         self.hashing = asyncio.Semaphore(2)
 
@@ -220,7 +344,10 @@ class ClubHub(RoomHub):
         filled = await self.accounts.fill_skeletons(skeleton)
         if filled:
             log.info("%d account name(s) given their look-alike skeleton", filled)
-        return await super().open()
+        resumed = await super().open()
+        if self.cluster is not None:
+            self.gate = SharedGate(self.config, self.cluster.redis)
+        return resumed
 
     async def hash_password(self, password: str) -> str:
         async with self.hashing:
@@ -460,10 +587,7 @@ async def register(
     if weak:
         raise Refused(422, "weak_password", weak[1], problem=weak[0], length=len(body.password))
     address = client_address(config, request.headers, request.client)
-    wait = hub.registrations.retry_after(address)
-    if wait:
-        raise TooMany("registrations from your address", wait)
-    hub.registrations.hit(address)  # every attempt that costs a hash counts
+    await hub.gate.register(address)  # every attempt that costs a hash counts
     password_hash = await hub.hash_password(body.password)
     try:
         me = await hub.accounts.register(
@@ -492,27 +616,15 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     hub, config = _hub(request), _config(request)
     key = username_key(body.username.strip())
     address = client_address(config, request.headers, request.client)
-    # Every try is counted before its password is hashed (many at once cannot all slip
-    # past the limits while the first ones hash), and given back if it succeeds. An
-    # address that failed too often waits. A username that failed too often waits only
-    # for addresses with failures of their own: an attacker cannot lock its owner out,
-    # and the owner's right password from a clean address always gets in.
-    wait = hub.login_by_address.retry_after(address)
-    if wait:
-        raise TooMany("failed logins from your address", wait)
-    wait = hub.login_by_name.retry_after(key)
-    if wait and hub.login_by_address.holds(address):
-        raise TooMany("failed logins for this username from your address", wait)
-    hub.login_by_address.hit(address)
-    hub.login_by_name.hit(key)
+    # counted before the password is hashed, given back if it gets in (Gate)
+    ticket = await hub.gate.login(address, key)
     found = await hub.accounts.credentials(key)
     # an unknown name costs the same time as a wrong password: no telling which it was
     stored = found[1] if found else _dummy_hash()
     ok = await hub.verify_password(stored, body.password)
     if not ok or found is None:
         raise Refused(401, "wrong_credentials", "wrong username or password")
-    hub.login_by_address.refund(address)
-    hub.login_by_name.refund(key)
+    await hub.gate.succeeded(ticket)
     player_id = found[0]
     if HASHER.check_needs_rehash(stored):
         await hub.accounts.set_password_hash(player_id, await hub.hash_password(body.password))
