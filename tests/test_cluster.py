@@ -293,3 +293,70 @@ def test_login_and_registration_limits_hold_across_nodes(pg: str) -> None:
         assert register(nodes[1], "dani" + ana.name[-6:]).status_code == 201
         r = register(nodes[0], "eva" + ana.name[-6:])
         assert r.status_code == 429 and "registrations" in r.json()["detail"]
+
+
+# --------------------------------------------------------- Redis away
+
+
+def test_redis_away_the_players_are_told_and_the_game_goes_on_when_it_is_back(pg: str) -> None:
+    from taverna.bots import make_bot
+    from taverna.games import get_game
+
+    from .server_helpers import Person, Seat
+
+    with cluster(pg, 2, TAVERNA_BOT_DELAY="0.3") as (red, nodes):
+        ana = Person(nodes[0], "Ana")
+        tid = ana.create("dominoes", settings={"target": 100}, bots={"1": "greedy"})["id"]
+        ana.sit(tid, 0)
+        ana.start(tid)
+        home = wait_for(lambda: owner(red, tid))
+        edge = next(n for n in nodes if n.env["TAVERNA_NODE"] != home)
+        me = make_bot("greedy", get_game("dominoes"), 0, seed=5)
+
+        async def play(seat: Seat, moves: int) -> None:
+            for _ in range(moves):
+                while not (seat.view and (0 in seat.view["to_act"] or seat.view["over"])):
+                    await seat.recv(30)
+                if seat.view["over"]:
+                    return
+                action = me.choose(seat.view)
+                assert action is not None
+                await seat.send({"type": "act", "action": action.to_json(), "id": seat.seq})
+                while (await seat.recv(30))["type"] not in ("update", "error"):
+                    pass
+
+        async def go() -> None:
+            seat = Seat(edge, tid, ana.cookie)
+            await seat.connect(last_seq=0)
+            await play(seat, 3)
+            red.stop()
+            # told, then closed: the page says the server is reconnecting
+            closing = await seat.expect("closing", timeout=15)
+            assert closing["reason"] == "restart"
+            stored = sql(pg, "SELECT count(*) FROM actions WHERE table_id = :t", t=tid)[0][0]
+            await asyncio.sleep(2)  # the owner has let the table go: it stores nothing
+            assert (
+                sql(pg, "SELECT count(*) FROM actions WHERE table_id = :t", t=tid)[0][0] == stored
+            )
+            red.start()
+            # back: the page comes back by itself (here: tries until a node has the table)
+            deadline = time.monotonic() + 30
+            while True:
+                again = Seat(edge, tid, ana.cookie)
+                try:
+                    welcome = await again.connect(last_seq=seat.seq)
+                    break
+                except Exception:
+                    assert time.monotonic() < deadline, "the table never came back"
+                    await asyncio.sleep(0.5)
+            # nothing lost: what Ana saw is where the table is, or its missed updates
+            # bring her there
+            assert welcome["seq"] >= seat.seq
+            await play(again, 300)
+            assert again.view is not None and again.view["over"]
+            await again.close()
+
+        asyncio.run(go())
+        indexes = [r[0] for r in sql(pg, 'SELECT "index" FROM actions WHERE table_id = :t', t=tid)]
+        assert sorted(indexes) == list(range(len(indexes)))
+        assert replay_cli(record_of(nodes[0], tid))["over"]

@@ -63,6 +63,13 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+#: a table's token counter at least ARGV[1] (a Redis that lost its data counts anew:
+#: the tokens stored in the database must stay behind the next one)
+RAISE = """
+local now = tonumber(redis.call('get', KEYS[1]) or '0')
+if now < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end
+return 1
+"""
 #: give a lease up, if it is still this one
 RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -121,6 +128,7 @@ class Cluster:
         self._acquire = self.redis.register_script(ACQUIRE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        self._raise = self.redis.register_script(RAISE)
         #: table id -> this node's lease value, for the tables it owns
         self.leases: dict[str, str] = {}
         #: when this node's leases were last renewed (monotonic): past a lease's length
@@ -200,6 +208,10 @@ class Cluster:
         self.leases[table_id] = f"{self.node}|{token}"
         return int(token)
 
+    async def raise_fence(self, table_id: str, at_least: int) -> None:
+        """The table's next token beyond ``at_least`` (the database's fence)."""
+        await self._raise(keys=[f"{PREFIX}:fence:{table_id}"], args=[at_least])
+
     def forget(self, table_id: str) -> None:
         """This node no longer owns a table (its lease lapsed, or another node has it)."""
         self.leases.pop(table_id, None)
@@ -241,8 +253,9 @@ class Cluster:
             try:
                 await self._renew_all()
                 await self._beat()
+                self.renewed_at = time.monotonic()
             except Exception:
-                log.warning("node %s: Redis does not answer", self.node, exc_info=True)
+                log.warning("node %s: Redis does not answer", self.node)
                 if time.monotonic() - self.renewed_at > LEASE_MS / 1000 * 0.8:
                     await self._lost_everything()
                 continue
@@ -256,14 +269,12 @@ class Cluster:
 
     async def _renew_all(self) -> None:
         if not self.leases:
-            self.renewed_at = time.monotonic()
             return
         items = list(self.leases.items())
         async with self.redis.pipeline(transaction=False) as pipe:
             for table_id, value in items:
                 await self._renew(keys=[lease_key(table_id)], args=[value, LEASE_MS], client=pipe)
             answers = await pipe.execute()
-        self.renewed_at = time.monotonic()
         for (table_id, value), ok in zip(items, answers, strict=True):
             if not ok and self.leases.get(table_id) == value:
                 log.warning("table %s: its lease is gone; another node may own it now", table_id)
@@ -272,15 +283,25 @@ class Cluster:
 
     async def _lost_everything(self) -> None:
         """Redis has not answered for most of a lease: none of this node's tables is its
-        own any more (another node may take them over), so it stores nothing more."""
-        if not self.leases:
+        own any more (another node may take them over), so it stores nothing more, and
+        no socket here can reach its table. Every player is told the server is
+        reconnecting and comes back by itself (docs/protocol.md, ``closing``), to find
+        the table again once Redis answers."""
+        if not self.leases and not self.links:
             return
         log.warning(
-            "node %s: cut off from Redis; giving up %d table(s)", self.node, len(self.leases)
+            "node %s: cut off from Redis; giving up %d table(s) and %d socket(s)",
+            self.node,
+            len(self.leases),
+            len(self.links),
         )
         for table_id in list(self.leases):
             self.forget(table_id)
             await self.hub.disown(table_id, reconnect=True)
+        for link in list(self.links.values()):
+            self.links.pop(link.id, None)
+            link.conn.send({"type": "closing", "reason": "restart"})
+            link.conn.close_after(1012, "the server is reconnecting")
 
     async def _beat(self) -> None:
         await self.redis.zadd(NODES_KEY, {self.node: time.time()})
@@ -472,6 +493,25 @@ class Cluster:
             if edge != self.node and now - self.edges_seen.get(edge, now) > EDGE_GONE_SECONDS:
                 self.proxies.pop(link_id, None)
                 self.hub.proxy_left(conn)
+
+    async def health(self) -> dict[str, Any]:
+        """What /api/health says of this node's part of the cluster."""
+        try:
+            nodes = await self.nodes()
+            redis = "ok"
+        except Exception:
+            nodes, redis = {}, "unavailable"
+        return {
+            "redis": redis,
+            "tables_owned": len(self.leases),
+            "lease_seconds": LEASE_MS / 1000,
+            "renewed_seconds_ago": round(time.monotonic() - self.renewed_at, 1),
+            "links": len(self.links),
+            "proxies": len(self.proxies),
+            "intents_forwarded": self.forwarded,
+            "takeovers": self.takeovers,
+            "nodes": sorted(nodes),
+        }
 
     # ----------------------------------------------------------------- calls
 

@@ -25,7 +25,7 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     if not database:
         response.status_code = 503
         hub.database_lost()
-    return {
+    answer = {
         "ok": database,
         "node": config_of(request).node,
         "version": __version__,
@@ -36,6 +36,9 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
         # operator looks at them
         "set_aside": await store.tables_set_aside() if database else None,
     }
+    if hub.cluster is not None:
+        answer["cluster"] = await hub.cluster.health()
+    return answer
 
 
 @router.get(

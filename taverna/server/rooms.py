@@ -700,6 +700,9 @@ class Room:
         return result
 
     def _announce_end(self, result: dict[str, Any]) -> None:
+        if self.hub.cluster is not None:
+            # a finished table needs no owner: any node shows it
+            self.hub.spawn(self.hub.cluster.give_up(self.table.id))
         self.table.status = "finished"
         self.table.result = result
         self._broadcast_table()
@@ -1044,18 +1047,26 @@ class RoomHub:
     async def _adopt(self, table_id: str) -> Room | None:
         cluster = self.cluster
         assert cluster is not None
-        token = await cluster.acquire(table_id)
-        if token is None:
+        for _ in range(2):
+            token = await cluster.acquire(table_id)
+            if token is None:
+                return None
+            try:
+                previous = await self.store.claim(table_id, token, self.config.node)
+                table = await self.store.table(table_id)
+                break
+            except Fenced as e:
+                await cluster.give_up(table_id)
+                if e.stored is None:
+                    return None
+                # the database has seen a newer token than Redis hands out (Redis lost
+                # its data): count on from the stored one, and take the table again
+                await cluster.raise_fence(table_id, e.stored)
+            except BaseException:
+                await cluster.give_up(table_id)
+                raise
+        else:
             return None
-        try:
-            previous = await self.store.claim(table_id, token, self.config.node)
-            table = await self.store.table(table_id)
-        except Fenced:
-            await cluster.give_up(table_id)
-            return None
-        except BaseException:
-            await cluster.give_up(table_id)
-            raise
         if table.status not in ("open", "playing"):
             await cluster.give_up(table_id)
             return await self.room(table_id)

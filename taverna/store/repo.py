@@ -166,13 +166,15 @@ class Fenced(Conflict):
     took the table over (a newer fencing token is stored), so this write changed
     nothing (docs/scaling.md)."""
 
-    def __init__(self, table_id: str, token: int) -> None:
+    def __init__(self, table_id: str, token: int, stored: int | None = None) -> None:
         super().__init__(
             f"table {table_id}: another node owns it now (this node's token {token} is old)",
             "not_owner",
         )
         self.table_id = table_id
         self.token = token
+        #: the table's fence as stored, when known
+        self.stored = stored
 
 
 def _check_fence(conn: Any, table_id: str, token: int | None) -> None:
@@ -389,19 +391,19 @@ class Store:
         no newer token is stored; the previous owner's name (or None, if there was none
         or this token is not newer: then the table is not this node's)."""
 
-        def q(s: Session) -> tuple[bool, str | None]:
+        def q(s: Session) -> tuple[int | None, str | None]:
             t = s.get(Table, table_id, with_for_update=not self.sqlite)
             if t is None:
                 raise NotFound(f"no table {table_id!r}", "no_table")
             if t.fence >= token:
-                return False, None
+                return t.fence, None
             previous = t.node
             t.fence, t.node = token, node
-            return True, previous
+            return None, previous
 
-        claimed, previous = await self.run(q)
-        if not claimed:
-            raise Fenced(table_id, token)
+        stored, previous = await self.run(q)
+        if stored is not None:
+            raise Fenced(table_id, token, stored)
         return previous
 
     async def last_seen(self, node: str) -> datetime | None:
