@@ -217,6 +217,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 log_level="warning",
                 access_log=config.access_log,
                 ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
+                ws_per_message_deflate=config.ws_compression,
                 http=timed_http(config.header_timeout),  # headers whole in time, or cut off
             ),
             app,

@@ -52,6 +52,10 @@ class Config:
     )
     #: the most missed updates a welcome replays; beyond, it sends the state alone
     max_catch_up: int = field(default_factory=lambda: int(_env("MAX_CATCH_UP", "500")))
+    #: WebSocket messages compressed (permessage-deflate) when a client offers it: a
+    #: table's messages are small JSON, and compressing each cost a tenth of the
+    #: server's CPU under load (docs/operations.md), so it is off unless asked for
+    ws_compression: bool = field(default_factory=lambda: _env("WS_COMPRESSION", "0") == "1")
     #: several nodes (docs/scaling.md): the Redis they share, as ``redis://host:port/db``
     #: (empty: this node serves the club alone)
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))

@@ -665,11 +665,12 @@ class Room:
     def _dealt(self, trial: State) -> list[tuple[int, dict[str, Any]]]:
         """The deals ``trial`` holds that the database does not: new deals, and a deal
         that a Mus reshuffle rewrote (a deal is an immutable value: a new one is a change)."""
-        stored = self.stored_deals
+        stored, used = self.stored_deals, trial.deals_used
+        # a move deals anew or rewrites the hand's own deal: none before the last stored
         return [
-            (i, self.cls.deal_json(d))
-            for i, d in enumerate(trial.deals_used)
-            if i >= len(stored) or d is not stored[i]
+            (i, self.cls.deal_json(used[i]))
+            for i in range(max(0, len(stored) - 1), len(used))
+            if i >= len(stored) or used[i] is not stored[i]
         ]
 
     async def _finish(self) -> None:
