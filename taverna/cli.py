@@ -10,7 +10,7 @@ import math
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .games import short_names, titles
 from .server.logs import LOG_FORMATS
@@ -174,6 +174,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.redis is not None:
+        config.redis_url = args.redis or None
+    problem = _check_bots(config.bot_options)
+    if problem is not None:
+        print(f"taverna serve: TAVERNA_BOT_OPTIONS: {problem}", file=sys.stderr)
+        return 2
     where = f"{args.host}:{args.port}"
     try:
         sock = _listen(args.host, args.port)
@@ -192,6 +198,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"taverna serve: database {database}: {problem}", file=sys.stderr)
             return 1
+        if config.redis_url:
+            import asyncio
+
+            from .server.botqueue import check_redis
+            from .server.botqueue import display_url as redis_display
+
+            # a URL that is none is refused; a Redis that does not answer is not: the
+            # node thinks for its bots itself until it does (docs/scaling.md)
+            problem = asyncio.run(check_redis(config.redis_url))
+            if problem is not None and "not a Redis URL" in problem:
+                print(f"taverna serve: --redis: {problem}", file=sys.stderr)
+                return 2
+            database += f", Redis {redis_display(config.redis_url)}"
         import uvicorn
 
         from .server.app import ClubServer, create_app
@@ -230,6 +249,45 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             )
             return 3
     return 0
+
+
+def _check_bots(options: dict[str, dict[str, Any]]) -> str | None:
+    """Why the strong bots' options are not usable, in one line; None if they are."""
+    from .bots import LEVELS, make_bot
+    from .bots.base import BotOptionError
+    from .games import GAMES
+
+    for level, given in options.items():
+        if level not in LEVELS:
+            return f"no bot level {level!r} (levels: {', '.join(LEVELS)})"
+        for game in GAMES.values():
+            try:
+                make_bot(level, game, 0, **given)
+            except BotOptionError as e:
+                return str(e)
+    return None
+
+
+def _cmd_worker(args: argparse.Namespace) -> int:
+    import os
+
+    url = args.redis or os.environ.get("TAVERNA_REDIS_URL", "")
+    if not url:
+        print(
+            "taverna worker: which Redis? give --redis URL (or TAVERNA_REDIS_URL)",
+            file=sys.stderr,
+        )
+        return 2
+    log_format = args.log_format or os.environ.get("TAVERNA_LOG_FORMAT", "text")
+    if log_format not in LOG_FORMATS:
+        print(
+            f"taverna worker: TAVERNA_LOG_FORMAT is {' or '.join(LOG_FORMATS)}, not {log_format!r}",
+            file=sys.stderr,
+        )
+        return 2
+    from .worker import run
+
+    return run(url, concurrency=args.concurrency, name=args.name, log_format=log_format)
 
 
 def _cmd_look_alikes(args: argparse.Namespace) -> int:
@@ -309,7 +367,50 @@ def build_parser() -> argparse.ArgumentParser:
         help="text: readable lines; json: one JSON object a line, with the node, table and "
         "seat as fields (default: TAVERNA_LOG_FORMAT, else text)",
     )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="the club's Redis (redis://HOST:PORT/DB): strong bots' decisions go to the "
+        "bot workers (taverna worker) while there are some (default: TAVERNA_REDIS_URL, "
+        "else none: this node thinks for all its bots)",
+    )
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser(
+        "worker",
+        help="a bot worker: make strong bots' decisions for the club's nodes (Redis)",
+        description=(
+            "Take strong bots' decisions from the club's queue in Redis and answer them "
+            "(docs/scaling.md). Each process makes one decision at a time; run one per "
+            "core, on any machine. SIGTERM finishes the decisions under way, then stops."
+        ),
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="the club's Redis, redis://HOST:PORT/DB (default: TAVERNA_REDIS_URL)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=_at_least_one,
+        default=1,
+        metavar="N",
+        help="worker processes, each one decision at a time (default 1; one per core)",
+    )
+    p.add_argument(
+        "--name",
+        default=None,
+        help="this machine's name among the workers (default: its host name)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=None,
+        help="text or json (default: TAVERNA_LOG_FORMAT, else text)",
+    )
+    p.set_defaults(func=_cmd_worker)
 
     p = sub.add_parser(
         "admin",

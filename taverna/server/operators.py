@@ -25,7 +25,7 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     if not database:
         response.status_code = 503
         hub.database_lost()
-    return {
+    answer: dict[str, Any] = {
         "ok": database,
         "node": config_of(request).node,
         "version": __version__,
@@ -36,6 +36,10 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
         # operator looks at them
         "set_aside": await store.tables_set_aside() if database else None,
     }
+    if hub.bot_queue is not None:
+        # a node with Redis: the strong bots' queue and the workers seen (docs/scaling.md)
+        answer["bots"] = hub.bot_queue.health()
+    return answer
 
 
 @router.get(

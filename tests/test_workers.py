@@ -1,0 +1,289 @@
+"""Bot workers (issue 16; docs/scaling.md): a node with Redis sends its strong bots'
+decisions to `taverna worker` processes, and thinks itself when there is none, when
+Redis fails, or when an answer does not come in time.
+
+Every test has a redis-server of its own on a free port (tests/redis_helpers.py), and
+a real server and real workers in subprocesses; a person plays Mus over the WebSocket
+against three expert bots whose budget (TAVERNA_BOT_OPTIONS) keeps the games short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .redis_helpers import (
+    OwnRedis,
+    WorkerProcess,
+    bot_env,
+    local,
+    metrics,
+    own_redis,
+    wait_for,
+)
+from .restart_helpers import sql
+from .server_helpers import Person, Seat, Server, own_server
+
+MUS = {"cows": 1, "games_per_cow": 1}
+EXPERTS = {1: "expert", 2: "expert", 3: "expert"}
+#: a quick search: a whole game in seconds
+QUICK = {"iterations": 60}
+#: a search that takes its whole time (capped by ``seconds``): a worker is caught at it
+SLOW = {"iterations": 10**7, "seconds": 2.5, "pool_seconds": 0.05}
+
+
+@pytest.fixture
+def redis_server() -> Iterator[OwnRedis]:
+    with own_redis() as r:
+        yield r
+
+
+def health(server: Server) -> dict[str, Any]:
+    answer: dict[str, Any] = httpx.get(f"{server.http}/api/health", timeout=10).json()
+    return answer
+
+
+def workers_seen(server: Server, count: int) -> None:
+    wait_for(
+        lambda: health(server)["bots"]["workers"] == count,
+        15,
+        f"the server never saw {count} worker(s): {health(server)}",
+    )
+
+
+def start_table(server: Server) -> tuple[Person, str]:
+    ana = Person(server, "Ana")
+    return ana, ana.play_at("mus", settings=MUS, bots=EXPERTS)
+
+
+def pending(r: OwnRedis) -> list[dict[str, Any]]:
+    """The decisions workers hold in the queue now (XPENDING)."""
+    held: list[dict[str, Any]] = r.client().xpending_range("taverna:bots", "workers", "-", "+", 10)
+    return held
+
+
+async def play_to_the_end(server: Server, tid: str, cookie: str) -> Seat:
+    seat = Seat(server, tid, cookie)
+    await seat.connect()
+    await seat.play("greedy")
+    await seat.close()
+    return seat
+
+
+def test_a_worker_makes_the_strong_bots_decisions_of_a_whole_game(
+    redis_server: OwnRedis, tmp_path: Any
+) -> None:
+    with own_server("sqlite", tmp_path, **bot_env(redis_server.url, **QUICK)) as server:
+        worker = WorkerProcess(redis_server.url, "solo").ready()
+        try:
+            workers_seen(server, 1)
+            ana, tid = start_table(server)
+            seat = asyncio.run(play_to_the_end(server, tid, ana.cookie))
+            assert seat.view is not None and seat.view["over"]
+            figures = metrics(server)
+            decided = worker.decided()
+            # every decision of the three experts was the worker's, none the node's
+            assert figures['taverna_bot_requests_total{outcome="sent"}'] == len(decided) > 20
+            assert figures['taverna_bot_requests_total{outcome="answered"}'] == len(decided)
+            assert local(figures) == {}
+            assert figures['taverna_bot_think_seconds_count{level="expert"}'] == len(decided)
+            assert {line["table"] for line in decided} == {tid}
+            assert {line["seat"] for line in decided} == {1, 2, 3}
+            bots = health(server)["bots"]
+            assert bots["redis"] == "ok" and bots["workers"] == 1 and bots["waiting"] == 0
+        finally:
+            worker.stop()
+        assert worker.proc.returncode == 0
+        assert worker.lines()[-1]["message"] == f"stopped after {len(decided)} decision(s)"
+        workers_seen(server, 0)  # a worker that stops says so at once
+
+
+def test_a_worker_killed_while_thinking_another_makes_the_decision(
+    redis_server: OwnRedis, tmp_path: Any
+) -> None:
+    env = {**bot_env(redis_server.url, **SLOW), "TAVERNA_BOT_DEADLINE": "30"}
+    with own_server("sqlite", tmp_path, **env) as server:
+        first = WorkerProcess(redis_server.url, "first").ready()
+        second: WorkerProcess | None = None
+        try:
+            workers_seen(server, 1)
+            ana, tid = start_table(server)
+
+            async def go() -> None:
+                nonlocal second
+                seat = Seat(server, tid, ana.cookie)
+                await seat.connect()
+                # a bot is to move: the first worker takes its decision, and dies at it
+                play = asyncio.ensure_future(seat.play("greedy"))
+                held = await asyncio.to_thread(
+                    wait_for, lambda: pending(redis_server), 30, "no worker took a decision"
+                )
+                assert held[0]["consumer"].startswith("first-")
+                first.kill()
+                second = WorkerProcess(redis_server.url, "second")
+                await asyncio.to_thread(
+                    wait_for, second.decided, 30, "the second worker decided nothing"
+                )
+                play.cancel()
+                await seat.close()
+
+            asyncio.run(go())
+            assert second is not None
+            taken = second.decided()[0]
+            assert taken["message"].endswith("(delivery 2)"), taken
+            assert taken["table"] == tid
+            assert first.decided() == []
+            figures = metrics(server)
+            assert figures['taverna_bot_requests_total{outcome="answered"}'] >= 1
+            assert figures['taverna_bot_requests_total{outcome="timed_out"}'] == 0
+            assert local(figures) == {}  # the node never thought itself
+        finally:
+            first.stop()
+            if second is not None:
+                second.stop()
+
+
+def test_no_worker_the_node_thinks_itself_and_the_game_goes_on(
+    redis_server: OwnRedis, tmp_path: Any
+) -> None:
+    with own_server("sqlite", tmp_path, **bot_env(redis_server.url, **QUICK)) as server:
+        ana, tid = start_table(server)
+        seat = asyncio.run(play_to_the_end(server, tid, ana.cookie))
+        assert seat.view is not None and seat.view["over"]
+        figures = metrics(server)
+        made = figures['taverna_bot_think_seconds_count{level="expert"}']
+        assert made > 20
+        assert local(figures) == {"no_workers": made}
+        assert figures['taverna_bot_requests_total{outcome="sent"}'] == 0
+        assert health(server)["bots"] == {
+            "redis": "ok",
+            "workers": 0,
+            "queue": 0,
+            "oldest_seconds": 0,
+            "waiting": 0,
+        }
+
+
+def test_redis_stopped_while_a_worker_thinks_the_node_thinks_itself(
+    redis_server: OwnRedis, tmp_path: Any
+) -> None:
+    """Redis goes while a decision is with a worker: the answer never comes, the node
+    thinks itself at its deadline; then it thinks itself at once, and nothing is lost."""
+    slow = {**SLOW, "seconds": 1}
+    env = {**bot_env(redis_server.url, **slow), "TAVERNA_BOT_DEADLINE": "3"}
+    with own_server("sqlite", tmp_path, **env) as server:
+        worker = WorkerProcess(redis_server.url, "w").ready()
+        try:
+            workers_seen(server, 1)
+            ana, tid = start_table(server)
+
+            async def go() -> Seat:
+                seat = Seat(server, tid, ana.cookie)
+                await seat.connect()
+                play = asyncio.ensure_future(seat.play("greedy"))
+                await asyncio.to_thread(
+                    wait_for, lambda: pending(redis_server), 30, "no worker took a decision"
+                )
+                redis_server.stop()
+                target = seat.seq + 8
+                await play_until_our_turn(seat, play, target)
+                return seat
+
+            seat = asyncio.run(go())
+        finally:
+            worker.stop()
+        assert seat.view is not None
+        figures = metrics(server)
+        reasons = local(figures)
+        assert reasons.pop("timed_out") == 1  # the one that was with the worker
+        assert set(reasons) == {"redis_error"}  # then at once, without waiting
+        assert figures['taverna_bot_requests_total{outcome="timed_out"}'] == 1
+        assert health(server)["bots"]["redis"] == "unavailable"
+        # every update came, in order (Seat checks), and every move is stored
+        stored = sql(server.url, "SELECT count(*) FROM actions WHERE table_id = :t", t=tid)
+        assert stored[0][0] == seat.seq - 1
+        assert "Traceback" not in server.log_text()
+        assert worker.proc.returncode == 0  # it waited for Redis, and stopped when told
+
+
+async def play_until_our_turn(seat: Seat, play: asyncio.Future[None], seq: int) -> None:
+    """Let ``play`` go on until the table has reached ``seq`` and waits for our seat."""
+    play.cancel()
+    await asyncio.gather(play, return_exceptions=True)
+    assert seat.seat is not None
+    me = seat.seat
+
+    def ours(view: dict[str, Any]) -> bool:
+        return seat.seq >= seq and me in view["to_act"]
+
+    await asyncio.wait_for(seat.play("greedy", until=ours), 120)
+    await seat.close()
+
+
+def test_a_late_answer_is_dropped(redis_server: OwnRedis, tmp_path: Any) -> None:
+    """The node waits one second; the worker takes three: the node thinks itself and the
+    table moves on; the worker's answer, when it comes, is dropped."""
+    env = {**bot_env(redis_server.url, **SLOW), "TAVERNA_BOT_DEADLINE": "1"}
+    with own_server("sqlite", tmp_path, **env) as server:
+        worker = WorkerProcess(redis_server.url, "slow").ready()
+        try:
+            workers_seen(server, 1)
+            ana, tid = start_table(server)
+
+            async def go() -> Seat:
+                seat = Seat(server, tid, ana.cookie)
+                await seat.connect()
+                play = asyncio.ensure_future(seat.play("greedy"))
+                await asyncio.to_thread(
+                    wait_for,
+                    lambda: metrics(server)["taverna_bot_answers_dropped_total"] >= 1,
+                    30,
+                    "no late answer was dropped",
+                )
+                await play_until_our_turn(seat, play, seat.seq + 1)
+                return seat
+
+            seat = asyncio.run(go())
+        finally:
+            worker.stop()
+        figures = metrics(server)
+        late = worker.decided()[0]
+        assert float(late["message"].split(" in ")[1].split(" s")[0]) > 1
+        assert figures['taverna_bot_requests_total{outcome="answered"}'] == 0
+        assert local(figures)["timed_out"] >= 1
+        # the table moved on with the node's own decisions; every move stored, once
+        stored = sql(server.url, "SELECT count(*) FROM actions WHERE table_id = :t", t=tid)
+        assert stored[0][0] == seat.seq - 1 >= 1
+
+
+def test_a_worker_without_redis_says_so_in_one_line() -> None:
+    port = OwnRedis().port  # a free port: nothing listens there
+    done = subprocess.run(
+        [sys.executable, "-m", "taverna", "worker", "--redis", f"redis://127.0.0.1:{port}/0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"taverna worker: Redis at redis://127.0.0.1:{port}/0: ")
+    assert "does not answer" in lines[0]
+
+
+def test_health_and_metrics_say_nothing_of_bots_without_redis(tmp_path: Any) -> None:
+    with own_server("sqlite", tmp_path, **bot_env(None, **QUICK)) as server:
+        assert "bots" not in health(server)
+        ana, tid = start_table(server)
+        seat = asyncio.run(play_to_the_end(server, tid, ana.cookie))
+        assert seat.view is not None and seat.view["over"]
+        figures = metrics(server)
+        assert "taverna_bot_workers_seen" not in figures
+        made = figures['taverna_bot_think_seconds_count{level="expert"}']
+        assert local(figures) == {"no_redis": made}
