@@ -10,6 +10,7 @@ against three expert bots whose budget (TAVERNA_BOT_OPTIONS) keeps the games sho
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from taverna.bots.decision import ask
 
 from .redis_helpers import (
     OwnRedis,
@@ -287,3 +290,92 @@ def test_health_and_metrics_say_nothing_of_bots_without_redis(tmp_path: Any) -> 
         assert "taverna_bot_workers_seen" not in figures
         made = figures['taverna_bot_think_seconds_count{level="expert"}']
         assert local(figures) == {"no_redis": made}
+
+
+def test_a_worker_stopped_while_thinking_answers_first(
+    redis_server: OwnRedis, tmp_path: Any
+) -> None:
+    """SIGTERM: the decision under way is finished and answered, then the worker stops."""
+    env = {**bot_env(redis_server.url, **SLOW), "TAVERNA_BOT_DEADLINE": "30"}
+    with own_server("sqlite", tmp_path, **env) as server:
+        worker = WorkerProcess(redis_server.url, "w").ready()
+        try:
+            workers_seen(server, 1)
+            ana, tid = start_table(server)
+
+            async def go() -> None:
+                seat = Seat(server, tid, ana.cookie)
+                await seat.connect()
+                play = asyncio.ensure_future(seat.play("greedy"))
+                await asyncio.to_thread(
+                    wait_for, lambda: pending(redis_server), 30, "no worker took a decision"
+                )
+                worker.proc.terminate()
+                assert await asyncio.to_thread(worker.proc.wait, 30) == 0
+                play.cancel()
+                await seat.close()
+
+            asyncio.run(go())
+        finally:
+            worker.stop()
+        messages = [line["message"] for line in worker.lines()]
+        assert "stopping once its decision under way is answered" in messages
+        assert messages[-1] == "stopped after 1 decision(s)"
+        wait_for(
+            lambda: metrics(server)['taverna_bot_requests_total{outcome="answered"}'] == 1,
+            10,
+            "the node never had the answer",
+        )
+        assert local(metrics(server)) == {}
+        assert pending(redis_server) == []
+
+
+def test_a_worker_gives_up_a_decision_delivered_too_often_and_drops_what_it_cannot_use(
+    redis_server: OwnRedis,
+) -> None:
+    """A decision that three workers took and never answered (each died at it, say) is
+    answered with an error (its node thinks itself at once); one older than its node's
+    deadline, or that is not a request, is dropped unanswered."""
+    from taverna.bots import make_bot
+    from taverna.games import get_game
+    from taverna.server.botqueue import GROUP, STREAM, TRIES
+    from taverna.worker import Worker
+
+    r = redis_server.client()
+    cls = get_game("mus")
+    state = cls.new(4, seed=3)
+    seat = state.to_act[0]
+    request = ask(make_bot("expert", cls, seat, iterations=20), state.view(seat), seed=1)
+
+    def envelope(rid: str, deadline: float) -> dict[str, str]:
+        body = {**request, "id": rid, "reply": f"taverna:answers:test:{rid}"}
+        return {"request": json.dumps({**body, "table": "t", "seq": 1, "deadline": deadline})}
+
+    async def scene() -> list[Any]:
+        r.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+        # the poison: taken by a "ghost" consumer TRIES times, idle for a minute
+        poison = r.xadd(STREAM, envelope("poison", 30))
+        r.xreadgroup(GROUP, "ghost", {STREAM: ">"}, count=1)
+        for _ in range(TRIES - 1):
+            r.xclaim(STREAM, GROUP, "ghost", 0, [poison])
+        r.xclaim(STREAM, GROUP, "ghost", 0, [poison], idle=60_000, justid=True)
+        r.xadd(STREAM, envelope("stale", 0))  # its node gave up on it already
+        r.xadd(STREAM, {"request": "{not json"})
+        worker = Worker(redis_server.url, "w")
+        running = asyncio.ensure_future(worker.run())
+        answer = await asyncio.to_thread(r.blpop, ["taverna:answers:test:poison"], 20)
+        await asyncio.to_thread(wait_for, lambda: r.xlen(STREAM) == 0, 20, "the queue kept some")
+        worker.stop()
+        await running
+        return [answer, r.llen("taverna:answers:test:stale"), worker.decided]
+
+    answer, stale_answers, decided = asyncio.run(scene())
+    assert answer is not None
+    assert json.loads(answer[1]) == {
+        "id": "poison",
+        "worker": "w",
+        "error": f"given up after {TRIES} tries",
+    }
+    assert stale_answers == 0
+    assert decided == 0
+    assert pending(redis_server) == []
