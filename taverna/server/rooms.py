@@ -1057,8 +1057,10 @@ class RoomHub:
             answer = await self._think_here(request)
         # the time a table waited for its bot: the queue for a worker included
         self.metrics.thought(bot.name, time.perf_counter() - started)
-        # a copy: the room keeps the memory only if it takes the decision
+        # a copy, with a generator of its own: the room keeps the memory only if it
+        # takes the decision
         after = copy.copy(bot)
+        after.rng = random.Random(seed)
         after.recall(answer["memory"])
         return answer["action"], after
 
