@@ -380,3 +380,27 @@ def test_a_worker_gives_up_a_decision_delivered_too_often_and_drops_what_it_cann
     assert stale_answers == 0
     assert decided == 0
     assert pending(redis_server) == []
+
+
+def test_concurrency_runs_that_many_workers_and_sigterm_stops_them_all(
+    redis_server: OwnRedis,
+) -> None:
+    worker = WorkerProcess(redis_server.url, "multi", "--concurrency", "3")
+    r = redis_server.client()
+    try:
+        names = wait_for(
+            lambda: (
+                len(r.zrange("taverna:workers", 0, -1)) == 3 and r.zrange("taverna:workers", 0, -1)
+            ),
+            30,
+            "three worker processes never beat",
+        )
+        assert all(n.startswith("multi-") for n in names)
+        worker.proc.terminate()
+        assert worker.proc.wait(30) == 0
+    finally:
+        worker.stop()
+    assert r.zcard("taverna:workers") == 0  # each left as it stopped
+    said = [line["message"] for line in worker.lines()]
+    assert said.count("stopped after 0 decision(s)") == 3
+    assert {line["node"] for line in worker.lines()} == set(names)
