@@ -62,6 +62,9 @@ from .server.logs import TableLog, configure
 
 log = logging.getLogger("taverna.worker")
 
+#: seconds after which a consumer of the group that holds nothing is forgotten
+GONE = 3600
+
 
 class Worker:
     """One worker process: one consumer of the queue, one decision at a time."""
@@ -88,6 +91,7 @@ class Worker:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stop)
         await ensure_group(self.client)
+        await self._tidy()
         beat = asyncio.ensure_future(self._beat())
         log.info("ready: takes strong bots' decisions from %s", display_url(self.url))
         try:
@@ -228,6 +232,13 @@ class Worker:
             except (RedisError, OSError) as e:
                 self._lost(e)
             await asyncio.sleep(BEAT)
+
+    async def _tidy(self) -> None:
+        """Forget the group's consumers that have held nothing for an hour: workers
+        killed long ago (what they held was claimed since)."""
+        for consumer in await self.client.xinfo_consumers(STREAM, GROUP):
+            if consumer["pending"] == 0 and consumer["idle"] > GONE * 1000:
+                await self.client.xgroup_delconsumer(STREAM, GROUP, consumer["name"])
 
     async def _leave(self) -> None:
         """Nodes stop counting this worker at once; it leaves the group if it holds
