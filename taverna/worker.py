@@ -92,7 +92,8 @@ class Worker:
             loop.add_signal_handler(sig, self.stop)
         await ensure_group(self.client)
         await self._tidy()
-        beat = asyncio.ensure_future(self._beat())
+        left = asyncio.Event()
+        beat = asyncio.ensure_future(self._beat(left))
         log.info("ready: takes strong bots' decisions from %s", display_url(self.url))
         try:
             while not self.stopping:
@@ -105,9 +106,9 @@ class Worker:
                     self._lost(e)
                     await asyncio.sleep(1.0)
         finally:
-            beat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await beat
+            # told, not cancelled: a Redis call cancelled half-way can hang its client
+            left.set()
+            await beat
             await self._leave()
             log.info("stopped after %d decision(s)", self.decided)
 
@@ -215,9 +216,10 @@ class Worker:
             pipe.xdel(STREAM, entry)
             await pipe.execute()
 
-    async def _beat(self) -> None:
-        """Say this worker is alive, and that its decision under way is still its own."""
-        while True:
+    async def _beat(self, left: asyncio.Event) -> None:
+        """Say this worker is alive, and that its decision under way is still its own,
+        until it has ``left``."""
+        while not left.is_set():
             if self.parent is not None and os.getppid() != self.parent:
                 log.warning("the worker that started this process is gone: stopping")
                 self.stop()
@@ -231,7 +233,8 @@ class Worker:
                     await pipe.execute()
             except (RedisError, OSError) as e:
                 self._lost(e)
-            await asyncio.sleep(BEAT)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(left.wait(), BEAT)
 
     async def _tidy(self) -> None:
         """Forget the group's consumers that have held nothing for an hour: workers

@@ -124,6 +124,7 @@ class BotQueue:
         self._tasks: list[asyncio.Task[None]] = []
         self._forgetting: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._closed = asyncio.Event()
 
     # ------------------------------------------------------------- running
 
@@ -137,12 +138,14 @@ class BotQueue:
         ]
 
     async def close(self) -> None:
+        # the watcher and the listener are told, not cancelled (a Redis call cancelled
+        # half-way can hang its client): each ends within a second
         self._closing = True
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        self._closed.set()
+        if self._tasks:
+            _, late = await asyncio.wait(self._tasks, timeout=5)
+            for task in late:
+                task.cancel()
         for fut in self.waiting.values():
             fut.cancel()
         for client in (self.client, self.reader):
@@ -151,8 +154,10 @@ class BotQueue:
 
     async def _watch(self) -> None:
         while not self._closing:
-            await asyncio.sleep(1.0)
-            await self._look()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closed.wait(), 1.0)
+            if not self._closing:
+                await self._look()
 
     async def _look(self) -> None:
         """Read the workers seen and the queue's depth and age (and tidy the workers'
