@@ -92,7 +92,7 @@ def test_a_worker_makes_the_strong_bots_decisions_of_a_whole_game(
             figures = metrics(server)
             decided = worker.decided()
             # every decision of the three experts was the worker's, none the node's
-            assert figures['taverna_bot_requests_total{outcome="sent"}'] == len(decided) > 20
+            assert figures['taverna_bot_requests_total{outcome="sent"}'] == len(decided) >= 8
             assert figures['taverna_bot_requests_total{outcome="answered"}'] == len(decided)
             assert local(figures) == {}
             assert figures['taverna_bot_think_seconds_count{level="expert"}'] == len(decided)
@@ -161,7 +161,7 @@ def test_no_worker_the_node_thinks_itself_and_the_game_goes_on(
         assert seat.view is not None and seat.view["over"]
         figures = metrics(server)
         made = figures['taverna_bot_think_seconds_count{level="expert"}']
-        assert made > 20
+        assert made >= 8
         assert local(figures) == {"no_workers": made}
         assert figures['taverna_bot_requests_total{outcome="sent"}'] == 0
         assert health(server)["bots"] == {
