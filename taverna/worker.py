@@ -129,8 +129,9 @@ class Worker:
             STREAM, GROUP, self.name, int(CLAIM_AFTER * 1000), "0-0", count=1
         )
         for entry_id, fields in claimed[1]:
-            if fields is None:
-                continue  # deleted: its node gave up on it
+            if fields is None:  # deleted, its node gave up on it (Redis 6.2 says so)
+                await self.client.xack(STREAM, GROUP, entry_id)
+                continue
             pending = await self.client.xpending_range(STREAM, GROUP, entry_id, entry_id, 1)
             tries = int(pending[0]["times_delivered"]) if pending else TRIES + 1
             return entry_id, fields, tries
