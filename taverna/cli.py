@@ -167,8 +167,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         config.access_log = True
     if args.log_format is not None:
         config.log_format = args.log_format
-    if args.redis is not None:
-        config.redis_url = args.redis
     if args.node is not None:
         config.node = args.node
     if config.log_format not in LOG_FORMATS:
@@ -177,6 +175,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             f"not {config.log_format!r}",
             file=sys.stderr,
         )
+        return 2
+    if args.redis is not None:
+        config.redis_url = args.redis or None
+    problem = _check_bots(config.bot_options)
+    if problem is not None:
+        print(f"taverna serve: TAVERNA_BOT_OPTIONS: {problem}", file=sys.stderr)
         return 2
     where = f"{args.host}:{args.port}"
     try:
@@ -197,10 +201,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"taverna serve: database {database}: {problem}", file=sys.stderr)
             return 1
         if config.redis_url:
-            problem = _check_cluster(config, sock)
-            if problem is not None:
-                print(f"taverna serve: {problem}", file=sys.stderr)
-                return 1
+            refused = _check_cluster(config, sock)
+            if refused is not None:
+                print(f"taverna serve: {refused[1]}", file=sys.stderr)
+                return refused[0]
         import uvicorn
 
         from .server.app import ClubServer, create_app
@@ -242,20 +246,61 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_cluster(config: Any, sock: socket.socket) -> str | None:
-    """Several nodes (--redis): they share a PostgreSQL and a Redis that answers; a node
-    with no name of its own is named after its host and port. What is wrong, or None."""
-    if config.database_url.startswith("sqlite"):
-        return "several nodes (--redis) share one PostgreSQL database, not SQLite"
+def _check_cluster(config: Any, sock: socket.socket) -> tuple[int, str] | None:
+    """A node of a cluster (--redis) needs a Redis that answers (the nodes share it, and a
+    PostgreSQL database: docs/scaling.md); a node with no name of its own is named after
+    its host and port. The exit status and what is wrong, or None."""
+    import asyncio
+
+    from .server.botqueue import check_redis
+
+    problem = asyncio.run(check_redis(config.redis_url))
+    if problem is not None:
+        if "not a Redis URL" in problem:
+            return 2, f"--redis: {problem}"
+        return 1, f"Redis {config.redis_url}: {problem}"
     if config.node == "main":
         config.node = f"{socket.gethostname()}:{sock.getsockname()[1]}"
-    import redis
-
-    try:
-        redis.Redis.from_url(config.redis_url, socket_connect_timeout=3).ping()
-    except Exception as e:
-        return f"Redis {config.redis_url}: {e}"
     return None
+
+
+def _check_bots(options: dict[str, dict[str, Any]]) -> str | None:
+    """Why the strong bots' options are not usable, in one line; None if they are."""
+    from .bots import LEVELS, make_bot
+    from .bots.base import BotOptionError
+    from .games import GAMES
+
+    for level, given in options.items():
+        if level not in LEVELS:
+            return f"no bot level {level!r} (levels: {', '.join(LEVELS)})"
+        for game in GAMES.values():
+            try:
+                make_bot(level, game, 0, **given)
+            except BotOptionError as e:
+                return str(e)
+    return None
+
+
+def _cmd_worker(args: argparse.Namespace) -> int:
+    import os
+
+    url = args.redis or os.environ.get("TAVERNA_REDIS_URL", "")
+    if not url:
+        print(
+            "taverna worker: which Redis? give --redis URL (or TAVERNA_REDIS_URL)",
+            file=sys.stderr,
+        )
+        return 2
+    log_format = args.log_format or os.environ.get("TAVERNA_LOG_FORMAT", "text")
+    if log_format not in LOG_FORMATS:
+        print(
+            f"taverna worker: TAVERNA_LOG_FORMAT is {' or '.join(LOG_FORMATS)}, not {log_format!r}",
+            file=sys.stderr,
+        )
+        return 2
+    from .worker import run
+
+    return run(url, concurrency=args.concurrency, name=args.name, log_format=log_format)
 
 
 def _cmd_look_alikes(args: argparse.Namespace) -> int:
@@ -339,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--redis",
         default=None,
         metavar="URL",
-        help="join a cluster of nodes that share this Redis and a PostgreSQL database, "
+        help="join a cluster of nodes that share this Redis and a PostgreSQL database; the "
+        "strong bots' decisions go to bot workers (taverna worker) while there are some, "
         "e.g. redis://127.0.0.1:6379/0 (default: TAVERNA_REDIS_URL, else none: one node)",
     )
     p.add_argument(
@@ -348,6 +394,41 @@ def build_parser() -> argparse.ArgumentParser:
         help="this node's name in the cluster (default: TAVERNA_NODE, else HOST:PORT)",
     )
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser(
+        "worker",
+        help="a bot worker: make strong bots' decisions for the club's nodes (Redis)",
+        description=(
+            "Take strong bots' decisions from the club's queue in Redis and answer them "
+            "(docs/scaling.md). Each process makes one decision at a time; run one per "
+            "core, on any machine. SIGTERM finishes the decisions under way, then stops."
+        ),
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="the club's Redis, redis://HOST:PORT/DB (default: TAVERNA_REDIS_URL)",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=_at_least_one,
+        default=1,
+        metavar="N",
+        help="worker processes, each one decision at a time (default 1; one per core)",
+    )
+    p.add_argument(
+        "--name",
+        default=None,
+        help="this machine's name among the workers (default: its host name)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=None,
+        help="text or json (default: TAVERNA_LOG_FORMAT, else text)",
+    )
+    p.set_defaults(func=_cmd_worker)
 
     p = sub.add_parser(
         "admin",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -156,3 +157,46 @@ def test_a_log_format_nobody_writes_is_refused(tmp_path: Path, monkeypatch) -> N
     assert proc.stderr.strip() == "taverna serve: TAVERNA_LOG_FORMAT is text or json, not 'xml'"
     proc = serve("--port", "0", "--log-format", "xml", cwd=tmp_path)
     assert proc.returncode == 2 and "invalid choice: 'xml'" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "line"),
+    [
+        (
+            ("--redis", "http://x"),
+            {},
+            "taverna serve: --redis: 'http://x' is not a Redis URL",
+        ),
+        (
+            (),
+            {"TAVERNA_BOT_OPTIONS": '{"expert": {"iterations": 0}}'},
+            "taverna serve: TAVERNA_BOT_OPTIONS: expert bot: iterations must be a whole "
+            "number of at least 1, not 0",
+        ),
+        (
+            (),
+            {"TAVERNA_BOT_OPTIONS": '{"wizard": {}}'},
+            "taverna serve: TAVERNA_BOT_OPTIONS: no bot level 'wizard'",
+        ),
+        (
+            (),
+            {"TAVERNA_BOT_OPTIONS": "[1]"},
+            "taverna serve: a TAVERNA_* setting is not valid: TAVERNA_BOT_OPTIONS must be",
+        ),
+    ],
+)
+def test_serve_refuses_a_redis_url_or_bot_options_it_cannot_use(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str], line: str
+) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "taverna", "serve", "--port", "0", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, **env},
+        check=False,
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(line), proc.stderr

@@ -21,7 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
-from .cluster_helpers import cluster, owner, wait_for
+from .cluster_helpers import cluster, owner
+from .redis_helpers import wait_for
 from .restart_helpers import Table, replay_cli, sql, what_players_saw
 from .server_helpers import Server, database_url, drop_database
 from .test_server import check_messages_against_record
@@ -118,7 +119,7 @@ def test_the_owner_killed_mid_hand_another_node_goes_on_and_stakes_settle_once(
         ana.sit(tid, 0)
         bea.sit(tid, 1)
         ana.start(tid)
-        home = wait_for(lambda: owner(red, tid))
+        home = wait_for(lambda: owner(red, tid), 20, "nobody took the table")
         dead = next(n for n in nodes if n.env["TAVERNA_NODE"] == home)
         alive = [n for n in nodes if n is not dead]
         cls = get_game("dominoes")
@@ -138,7 +139,9 @@ def test_the_owner_killed_mid_hand_another_node_goes_on_and_stakes_settle_once(
             dead.proc.send_signal(signal.SIGKILL)
             dead.proc.wait()
             # another node owns the table within 10 s
-            await asyncio.to_thread(wait_for, lambda: owner(red, tid) not in (None, home), 10)
+            await asyncio.to_thread(
+                wait_for, lambda: owner(red, tid) not in (None, home), 10, "no takeover"
+            )
             took = time.monotonic() - killed_at
             assert took < 10, took
             after = {}
@@ -200,7 +203,7 @@ def test_a_node_paused_past_its_lease_stores_nothing_more(pg: str) -> None:
         tid = ana.create("dominoes", settings={"target": 100}, bots={"1": "greedy"})["id"]
         ana.sit(tid, 0)
         ana.start(tid)
-        home = wait_for(lambda: owner(red, tid))
+        home = wait_for(lambda: owner(red, tid), 20, "nobody took the table")
         old = next(n for n in nodes if n.env["TAVERNA_NODE"] == home)
         new = next(n for n in nodes if n is not old)
         me = make_bot("greedy", get_game("dominoes"), 0, seed=3)
@@ -226,7 +229,7 @@ def test_a_node_paused_past_its_lease_stores_nothing_more(pg: str) -> None:
             old.proc.send_signal(signal.SIGSTOP)
             try:
                 await asyncio.to_thread(
-                    wait_for, lambda: owner(red, tid) == new.env["TAVERNA_NODE"], 15
+                    wait_for, lambda: owner(red, tid) == new.env["TAVERNA_NODE"], 15, "no takeover"
                 )
                 welcome = await seat.expect("welcome", timeout=20)  # the new owner's
                 assert welcome["seq"] == seat.seq
@@ -235,7 +238,9 @@ def test_a_node_paused_past_its_lease_stores_nothing_more(pg: str) -> None:
                 old.proc.send_signal(signal.SIGCONT)
             # the old owner wakes, tries its bot's move (refused by the fence) and renews
             # its lease (gone): it owns nothing, and stores nothing more
-            await asyncio.to_thread(wait_for, lambda: _metric(old, "taverna_tables_owned") == 0, 15)
+            await asyncio.to_thread(
+                wait_for, lambda: _metric(old, "taverna_tables_owned") == 0, 15, "still owns it"
+            )
             await play(seat, 200)
             assert seat.view is not None and seat.view["over"]
             await seat.close()
@@ -309,7 +314,7 @@ def test_redis_away_the_players_are_told_and_the_game_goes_on_when_it_is_back(pg
         tid = ana.create("dominoes", settings={"target": 100}, bots={"1": "greedy"})["id"]
         ana.sit(tid, 0)
         ana.start(tid)
-        home = wait_for(lambda: owner(red, tid))
+        home = wait_for(lambda: owner(red, tid), 20, "nobody took the table")
         edge = next(n for n in nodes if n.env["TAVERNA_NODE"] != home)
         me = make_bot("greedy", get_game("dominoes"), 0, seed=5)
 

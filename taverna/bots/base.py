@@ -18,6 +18,7 @@ the bot does not make); a seat whose turn it is must return an action.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from abc import ABC, abstractmethod
@@ -60,7 +61,9 @@ class Bot(ABC):
         self.seat = seat
         self.rng = random.Random(seed)
         self.options = options
-        #: what a bot keeps between decisions (e.g. a choice made once per Muggins window)
+        #: what a bot keeps between decisions (e.g. a choice made once per Muggins window):
+        #: JSON values, or objects with a ``to_json()`` that their owner rebuilds from it,
+        #: so that a decision can be made by a bot made again elsewhere (:meth:`remember`)
         self.memory: dict[str, Any] = {}
         # the options every level reads are checked here, so a bad value is refused
         # when the bot is made, not in the middle of a game
@@ -124,5 +127,34 @@ class Bot(ABC):
     def choose(self, view: View) -> Action | None:
         """An action among the view's legal ones, or ``None`` to let an optional right go."""
 
+    def remember(self) -> dict[str, Any]:
+        """What this bot keeps between decisions, as JSON: a bot of the same level, seat
+        and options given it by :meth:`recall` decides as this one would, given the same
+        seed (a bot worker on another machine makes each decision so)::
+
+            >>> from taverna.games import get_game
+            >>> from taverna.bots import make_bot
+            >>> Cards = get_game("cards")
+            >>> bot = make_bot("greedy", Cards, 1, seed=3)
+            >>> again = make_bot("greedy", Cards, 1, seed=3)
+            >>> again.recall(bot.remember())
+            >>> again.remember() == bot.remember()
+            True
+        """
+        data: dict[str, Any] = json.loads(json.dumps(self.memory, default=_to_json))
+        return data
+
+    def recall(self, memory: dict[str, Any]) -> None:
+        """Take up what :meth:`remember` gave (a copy: nothing is shared with the caller)."""
+        self.memory = json.loads(json.dumps(memory))
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} seat {self.seat}>"
+
+
+def _to_json(value: Any) -> Any:
+    """A value of a bot's memory that is not JSON itself: what its ``to_json()`` says."""
+    to_json = getattr(value, "to_json", None)
+    if to_json is None:
+        raise TypeError(f"a bot's memory holds {type(value).__name__}, which has no to_json()")
+    return to_json()

@@ -26,17 +26,18 @@ def _forgets(bot: Bot) -> bool:
     return p > 0 and bot.rng.random() < p
 
 
-def _window(view: View) -> tuple[object, ...]:
-    """What identifies one unclaimed score: the round, the pile so far, the scores."""
+def _window(view: View) -> list[object]:
+    """What identifies one unclaimed score: the round, the pile so far, the scores (as
+    JSON values: it is kept in the bot's memory, which may travel as JSON)."""
     pending = view.get("pending") or {}
-    return (
+    return [
         view["round"],
         len(view["discards"]),
-        tuple(view["pile"]),
-        tuple(view["scores"]),
+        list(view["pile"]),
+        list(view["scores"]),
         pending.get("seat"),
-        tuple(pending.get("credits", ())),
-    )
+        list(pending.get("credits", ())),
+    ]
 
 
 def optional(bot: Bot, view: View, legal: list[CardAction]) -> CardAction | None:
@@ -51,7 +52,7 @@ def optional(bot: Bot, view: View, legal: list[CardAction]) -> CardAction | None
             key = _window(view)
             memo = bot.memory.get("forgot")
             if memo is None or memo[0] != key:
-                memo = (key, _forgets(bot))
+                memo = [key, _forgets(bot)]
                 bot.memory["forgot"] = memo
             return None if memo[1] else a
     return None

@@ -419,6 +419,21 @@ class Reading:
                 self.bets += b["type"] in ("bet", "ordago")
                 return
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seen": sorted(list(k) for k in self.seen),
+            "bets": self.bets,
+            "openings": self.openings,
+        }
+
+    @classmethod
+    def from_json(cls, seat: int, data: dict[str, Any]) -> Reading:
+        reading = cls(seat)
+        reading.seen = {(int(h), int(lance)) for h, lance in data["seen"]}
+        reading.bets = int(data["bets"])
+        reading.openings = int(data["openings"])
+        return reading
+
     def trust(self, base: float) -> float:
         """The ``trust`` to give the watched seat's bets."""
         return self.trust_for(self.bets, self.openings, base)
@@ -435,12 +450,27 @@ class Reading:
 
 
 class Memory:
-    """What a Mus bot remembers over a match: its reading of the other pair, its own openings."""
+    """What a Mus bot remembers over a match: its reading of the other pair, its own openings.
+
+    Kept in the bot's ``memory`` as ``"mus"``; as JSON (:meth:`to_json`) when the bot
+    remembers it for a decision made elsewhere, rebuilt from it at its next use.
+    """
 
     def __init__(self, seat: int) -> None:
         self.reading = Reading(seat)
         self.openings = 0
         self.bets = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reading": self.reading.to_json(), "openings": self.openings, "bets": self.bets}
+
+    @classmethod
+    def from_json(cls, seat: int, data: dict[str, Any]) -> Memory:
+        memory = cls(seat)
+        memory.reading = Reading.from_json(seat, data["reading"])
+        memory.openings = int(data["openings"])
+        memory.bets = int(data["bets"])
+        return memory
 
     def opened(self, view: View, action: MusAction) -> None:
         """Count our own opening of a lance (what the seat after us reads of us)."""
@@ -451,10 +481,10 @@ class Memory:
 
 
 def _memory(bot: Any) -> Memory:
-    memory = bot.__dict__.get("mus_memory")
-    if memory is None:
-        memory = bot.__dict__["mus_memory"] = Memory(bot.seat)
-    assert isinstance(memory, Memory)
+    memory = bot.memory.get("mus")
+    if not isinstance(memory, Memory):  # new, or as JSON (Bot.recall)
+        memory = Memory(bot.seat) if memory is None else Memory.from_json(bot.seat, memory)
+        bot.memory["mus"] = memory
     return memory
 
 

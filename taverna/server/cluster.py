@@ -46,6 +46,8 @@ LEASE_MS = 5000
 RENEW_SECONDS = 1.0
 #: how often a node looks for tables nobody owns, and edges check their owners
 SCAN_SECONDS = 1.0
+#: seconds an edge waits for the answer to a hello before it says it again
+HELLO_AGAIN = 3.0
 #: seconds an owner waits for an edge that said nothing before it drops its proxies
 EDGE_GONE_SECONDS = LEASE_MS / 1000 + 2
 
@@ -111,6 +113,8 @@ class Link:
     hello: dict[str, Any] | None = None
     #: set when the table is this node's now: the socket loop takes it over locally
     local: asyncio.Event = field(default_factory=asyncio.Event)
+    #: when a hello went to the owner that has not been answered yet (monotonic)
+    asked_at: float | None = None
 
 
 class Cluster:
@@ -124,6 +128,12 @@ class Cluster:
         self.hub = hub
         self.redis: Redis = aioredis.Redis.from_url(
             url, decode_responses=True, socket_timeout=2, socket_connect_timeout=2
+        )
+        # what it hears: a connection of its own that waits as long as the channels are
+        # quiet (a read timeout would drop the subscription, and messages with it), and
+        # pings now and then to find out that Redis went away
+        self.listener: Redis = aioredis.Redis.from_url(
+            url, decode_responses=True, socket_connect_timeout=2, health_check_interval=5
         )
         self._acquire = self.redis.register_script(ACQUIRE)
         self._renew = self.redis.register_script(RENEW)
@@ -141,6 +151,8 @@ class Cluster:
         self._ids = itertools.count()
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._calls: dict[str, asyncio.Future[Any]] = {}
+        #: each edge socket's messages, one after the other: link id -> its last task
+        self._lanes: dict[str, asyncio.Future[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         #: counters for /metrics and /api/health
@@ -187,6 +199,7 @@ class Cluster:
             task.cancel()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+            await self.listener.aclose()
 
     # ------------------------------------------------------------- ownership
 
@@ -233,6 +246,8 @@ class Cluster:
             room = self.hub.rooms.get(table_id)
             if room is not None and self.owns(table_id):
                 return room
+            if await self.hub.adopted(table_id):
+                continue  # this node was taking it over: look again
             value = await self.lease(table_id)
             owner = owner_of(value)
             if owner is not None and owner != self.node:
@@ -360,7 +375,7 @@ class Cluster:
     async def _listen(self, ready: asyncio.Event) -> None:
         while not self.closing:
             try:
-                pubsub = self.redis.pubsub()
+                pubsub = self.listener.pubsub()
                 await pubsub.subscribe(node_channel(self.node), LOBBY_CHANNEL)
                 ready.set()
                 async for message in pubsub.listen():
@@ -385,11 +400,12 @@ class Cluster:
         if kind == "out":  # edge side: a message of the owner for a socket here
             link = self.links.get(msg["link"])
             if link is not None and msg.get("lease") == link.lease:
+                link.asked_at = None
                 if msg.get("seq") is not None:
                     link.seq = msg["seq"]
                 link.conn.send_text(msg["text"])
         elif kind == "in":  # owner side: a socket's message, from its edge
-            await self.hub.from_edge(sender, msg)
+            self._in_lane(sender, msg)
         elif kind == "call":
             self._keep(self._answer_call(sender, msg))
         elif kind == "reply":
@@ -402,6 +418,27 @@ class Cluster:
             self.hub.renamed(msg["player"], msg["name"], local=True)
         elif kind == "refresh":
             await self.hub.refresh(msg["table"])
+
+    def _in_lane(self, edge: str, msg: dict[str, Any]) -> None:
+        """Handle a socket's message after the ones before it from that socket, and
+        beside every other socket's: a move being stored holds up only its own socket."""
+        link_id = msg["link"]
+        before = self._lanes.get(link_id)
+
+        async def run() -> None:
+            if before is not None:
+                with contextlib.suppress(BaseException):
+                    await before
+            try:
+                await self.hub.from_edge(edge, msg)
+            except Exception:
+                log.exception("table %s: a message of %s failed", msg.get("table"), edge)
+            finally:
+                if self._lanes.get(link_id) is lane:
+                    del self._lanes[link_id]
+
+        lane = asyncio.ensure_future(run())
+        self._lanes[link_id] = lane
 
     # ------------------------------------------------------------- the edge
 
@@ -430,6 +467,7 @@ class Cluster:
             return False
         if msg.get("type") == "hello":
             link.hello = msg
+            link.asked_at = time.monotonic()
         self.forwarded += 1
         self.post(
             owner_of(link.lease) or "",
@@ -467,8 +505,17 @@ class Cluster:
             for link in links:
                 pipe.get(lease_key(link.table_id))
             leases = await pipe.execute()
+        now = time.monotonic()
         for link, lease in zip(links, leases, strict=True):
-            if link.lease is None or lease == link.lease:
+            if link.lease is not None and lease == link.lease:
+                if link.asked_at is not None and now - link.asked_at > HELLO_AGAIN:
+                    # no welcome: the hello was lost on the way (its owner was taking the
+                    # table over, or its subscription was renewing): say it again
+                    again = {"type": "hello", "last_seq": link.seq if link.seq is not None else 0}
+                    with contextlib.suppress(Exception):
+                        await self.forward(link, again, time.perf_counter())
+                continue
+            if link.lease is None:
                 continue
             log.info("table %s: its owner changed (%s -> %s)", link.table_id, link.lease, lease)
             link.lease = None

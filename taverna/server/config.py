@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"TAVERNA_{name}", default)
+
+
+def _bot_options() -> dict[str, dict[str, Any]]:
+    """``TAVERNA_BOT_OPTIONS``: a JSON object of bot options by level (ValueError if not)."""
+    text = _env("BOT_OPTIONS", "").strip()
+    options = json.loads(text) if text else {}
+    if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
+        raise ValueError(
+            "TAVERNA_BOT_OPTIONS must be a JSON object of options by level, e.g. "
+            '{"expert": {"seconds": 0.5}}'
+        )
+    return options
 
 
 @dataclass
@@ -56,13 +70,19 @@ class Config:
     #: table's messages are small JSON, and compressing each cost a tenth of the
     #: server's CPU under load (docs/operations.md), so it is off unless asked for
     ws_compression: bool = field(default_factory=lambda: _env("WS_COMPRESSION", "0") == "1")
-    #: several nodes (docs/scaling.md): the Redis they share, as ``redis://host:port/db``
-    #: (empty: this node serves the club alone)
-    redis_url: str = field(default_factory=lambda: _env("REDIS_URL", ""))
     #: this server's name among the club's nodes (its heartbeat in the database)
     node: str = field(default_factory=lambda: _env("NODE", "main"))
     #: log every HTTP request and WebSocket (uvicorn's access log), as `taverna serve --access-log`
     access_log: bool = field(default_factory=lambda: _env("ACCESS_LOG", "0") == "1")
+    #: the Redis of a club of several nodes (redis://HOST:PORT/DB), as `taverna serve
+    #: --redis`: the nodes share the tables through it, and strong bots' decisions go to
+    #: the bot workers (docs/scaling.md); none: this node serves the club alone
+    redis_url: str | None = field(default_factory=lambda: _env("REDIS_URL", "") or None)
+    #: seconds a node waits for a bot worker's answer before it thinks itself
+    bot_deadline: float = field(default_factory=lambda: float(_env("BOT_DEADLINE", "5")))
+    #: options of the bots that think away from the event loop (the strong one), by level,
+    #: e.g. {"expert": {"seconds": 0.5}}: a decision request carries them to the worker
+    bot_options: dict[str, dict[str, Any]] = field(default_factory=_bot_options)
     #: how the log is written on stderr: "text" (readable lines) or "json" (one object a
     #: line), as `taverna serve --log-format`
     log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))

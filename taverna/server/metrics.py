@@ -11,7 +11,8 @@ Two kinds of figure:
   the database): :class:`_Live` asks the hub then, so nothing is kept in step by hand.
 
 A figure of the cluster (leases, intents forwarded, the bot queue, workers seen) is
-added here the same way, as a counter its code calls or a gauge read at scrape time.
+added here the same way, as a counter its code calls or a gauge read at scrape time:
+the bot queue's gauges are there when the node has Redis (:mod:`.botqueue`).
 See docs/operations.md for what each figure means.
 """
 
@@ -49,6 +50,10 @@ SOURCES = ("player", "bot", "timeout")
 MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 #: one action stored: SQLite on a local disk takes under a millisecond to a few
 DATABASE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+#: why a strong bot's decision was made on its node, not by a bot worker: Redis not
+#: configured, not answering, no worker seen, the queue behind, no answer in time, or
+#: the worker could not decide (docs/scaling.md)
+LOCAL_REASONS = ("no_redis", "redis_error", "no_workers", "backlog", "timed_out", "refused")
 #: a bot's decision: easy and medium bots take microseconds to milliseconds, the strong
 #: one's search up to a few seconds (in a worker process)
 THINK_BUCKETS = (0.0001, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
@@ -89,6 +94,30 @@ class Metrics:
             "A bot's decision, by level (a worker process's included)",
             ["level"],
             buckets=THINK_BUCKETS,
+            registry=r,
+        )
+        requests = Counter(
+            "taverna_bot_requests",
+            "Strong bots' decisions queued for the bot workers, by outcome: sent, "
+            "answered (in time), timed_out (the node thought itself)",
+            ["outcome"],
+            registry=r,
+        )
+        self.bot_requests = {
+            o: requests.labels(outcome=o) for o in ("sent", "answered", "timed_out")
+        }
+        local = Counter(
+            "taverna_bot_decisions_local",
+            "Strong bots' decisions this node made itself (in its own processes), by why "
+            "not by a worker: no_redis, redis_error, no_workers, backlog, timed_out, refused",
+            ["reason"],
+            registry=r,
+        )
+        self.bot_local = {why: local.labels(reason=why) for why in LOCAL_REASONS}
+        self.bot_answers_dropped = Counter(
+            "taverna_bot_answers_dropped",
+            "Workers' answers that came after this node stopped waiting for them (it "
+            "thought itself), or a second answer to one request",
             registry=r,
         )
         self.moves_refused = Counter(
@@ -151,10 +180,14 @@ class _Live:
 
     def collect(self) -> Iterable[Metric]:
         hub = self.hub
-        figures = [
+        figures: list[tuple[str, str, float]] = [
             ("taverna_tables_live", "Tables being played on this node", hub.tables_live()),
             ("taverna_connections", "WebSockets open (tables and lobby)", hub.connections()),
-            ("taverna_bots_thinking", "Bot decisions under way in worker processes", hub.thinking),
+            (
+                "taverna_bots_thinking",
+                "Strong bots' decisions under way in this node's own processes",
+                hub.thinking,
+            ),
             (
                 "taverna_database_up",
                 "1 while the database answers, 0 while the tables wait for it",
@@ -175,6 +208,32 @@ class _Live:
                     "taverna_proxies",
                     "Sockets of other nodes at tables owned here",
                     len(cluster.proxies),
+                ),
+            ]
+        queue = hub.bot_queue
+        if queue is not None:  # a node with Redis (docs/scaling.md)
+            figures += [
+                ("taverna_bot_queue_up", "1 while Redis answers this node, else 0", queue.up),
+                (
+                    "taverna_bot_queue_depth",
+                    "Strong bots' decisions in the queue (every node's): waiting for a "
+                    "worker or being decided",
+                    queue.depth,
+                ),
+                (
+                    "taverna_bot_queue_oldest_seconds",
+                    "How long the oldest decision in the queue has been there",
+                    queue.oldest,
+                ),
+                (
+                    "taverna_bot_workers_seen",
+                    "Bot workers seen in the last few seconds",
+                    queue.workers,
+                ),
+                (
+                    "taverna_bots_waiting",
+                    "This node's decisions waiting for a worker's answer",
+                    len(queue.waiting),
                 ),
             ]
         for name, documentation, value in figures:

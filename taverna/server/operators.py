@@ -25,7 +25,7 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     if not database:
         response.status_code = 503
         hub.database_lost()
-    answer = {
+    answer: dict[str, Any] = {
         "ok": database,
         "node": config_of(request).node,
         "version": __version__,
@@ -38,6 +38,9 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     }
     if hub.cluster is not None:
         answer["cluster"] = await hub.cluster.health()
+    if hub.bot_queue is not None:
+        # a node with Redis: the strong bots' queue and the workers seen (docs/scaling.md)
+        answer["bots"] = hub.bot_queue.health()
     return answer
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import multiprocessing
@@ -27,6 +28,7 @@ from fastapi import WebSocket
 
 from ..bots import make_bot
 from ..bots.base import Bot
+from ..bots.decision import ask, decide
 from ..games import get_game
 from ..games.base import (
     Dealer,
@@ -47,6 +49,7 @@ from .metrics import Metrics
 from .names import seat_name
 
 if TYPE_CHECKING:
+    from .botqueue import BotQueue
     from .cluster import Cluster
 
 log = logging.getLogger("taverna.rooms")
@@ -869,7 +872,7 @@ class Room:
             if bot is None:
                 continue
             seq = self.seq
-            action, bot_after = await self.hub.think(bot, self._view(seat))
+            action, bot_after = await self.hub.think(self, seat, bot)
             if self.seq != seq or self.bots.get(seat) is not bot:
                 self._schedule()  # the table moved on while the bot thought
                 return
@@ -929,12 +932,13 @@ HEARTBEAT = 1.0
 #: seconds between two tries to reach the database while it is away
 DATABASE_PROBE = 0.5
 
-#: bots cheap enough to decide on the event loop; others think in a worker process
+#: bots cheap enough to decide on the event loop; others think in a bot worker or a
+#: process of the node's own
 INLINE_BOTS = frozenset({"random", "greedy"})
 
 
 def _think(bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
-    """A bot's decision in a worker process; the bot comes back with its rng advanced."""
+    """A cheap bot's decision, on the event loop."""
     action = bot.choose(view)
     return (None if action is None else action.to_json()), bot
 
@@ -951,7 +955,9 @@ class RoomHub:
         #: every figure of this node (/metrics); the live ones are read from this hub
         self.metrics = Metrics(config.node)
         self.metrics.watch(self)
-        self.thinking = 0  # bot decisions under way in the worker processes
+        self.thinking = 0  # bot decisions under way in this node's own processes
+        #: the strong bots' decisions queued for bot workers (a node with Redis)
+        self.bot_queue: BotQueue | None = None
         self.set_aside = 0  # tables whose stored game could not be resumed
         self._lobby_pending = False
         #: when this node was last seen alive before it started (its previous run)
@@ -998,10 +1004,16 @@ class RoomHub:
         self.stopped_at = await self.store.heartbeat(self.config.node, starting=True)
         self.set_aside = len(await self.store.tables_set_aside())
         if self.config.redis_url:
+            from .botqueue import BotQueue  # redis is imported only by a node that has it
             from .cluster import Cluster
 
             self.cluster = Cluster(self.config.redis_url, self.config.node, self)
             await self.cluster.open()
+            queue = BotQueue(
+                self.config.redis_url, self.config.node, self.metrics, self.config.bot_deadline
+            )
+            await queue.start()
+            self.bot_queue = queue
             resumed = 0
         else:
             resumed = await self.resume_all()
@@ -1045,6 +1057,15 @@ class RoomHub:
         finally:
             del self._adopting[table_id]
 
+    async def adopted(self, table_id: str) -> bool:
+        """Wait for this node's takeover of a table, if one is under way (whether it is)."""
+        pending = self._adopting.get(table_id)
+        if pending is None:
+            return False
+        with contextlib.suppress(Exception):
+            await asyncio.shield(pending)
+        return True
+
     async def _adopt(self, table_id: str) -> Room | None:
         cluster = self.cluster
         assert cluster is not None
@@ -1073,7 +1094,6 @@ class RoomHub:
             return await self.room(table_id)
         room = Room(table, self.store, self.config, self)
         room.fence = token
-        self.rooms[table_id] = room
         if table.status == "playing":
             # the timers go on from when the last owner was last seen alive
             stopped = await self.store.last_seen(previous) if previous else None
@@ -1081,6 +1101,8 @@ class RoomHub:
                 await room.resume(stopped)
             except Unresumable:
                 await self._resume(room)  # set aside, said once
+        # only now: whoever finds the room finds it whole
+        self.rooms[table_id] = room
         cluster.takeovers += 1
         room.log.info("taken over (token %d, from %s)", token, previous or "nobody")
         return room
@@ -1119,6 +1141,7 @@ class RoomHub:
         cluster = self.cluster
         assert cluster is not None
         link_id, table_id = msg["link"], msg["table"]
+        await self.adopted(table_id)  # a takeover under way ends first
         if msg.get("leave"):
             conn = cluster.proxy_gone(link_id)
             room = self.rooms.get(table_id)
@@ -1324,14 +1347,38 @@ class RoomHub:
                 break
             await asyncio.sleep(0.02)
 
-    async def think(self, bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
-        """A bot's decision: inline when cheap, else in a worker process (searches take up
-        to a second of CPU, which must not stall every other table)."""
+    async def think(self, room: Room, seat: int, bot: Bot) -> tuple[dict[str, Any] | None, Bot]:
+        """The decision of ``seat``'s bot at ``room``, and the bot to keep (its memory after
+        it): inline when cheap; else by a bot worker when the node has some (a Redis,
+        docs/scaling.md), or in a process of the node's own — a search takes up to a
+        second of CPU, which must not stall every other table."""
         started = time.perf_counter()
+        view = room._view(seat)
         if bot.name in INLINE_BOTS:
             decision = _think(bot, view)
             self.metrics.thought(bot.name, time.perf_counter() - started)
             return decision
+        # a seed per decision from the table's generator: the decision is the same
+        # wherever it is made
+        seed = room.rng.randrange(1 << 30)
+        request = ask(bot, view, seed, self.config.bot_options.get(bot.name))
+        answer, why = None, "no_redis"
+        if self.bot_queue is not None:
+            answer, why = await self.bot_queue.ask(request, room.table.id, room.seq)
+        if answer is None:
+            self.metrics.bot_local[why].inc()
+            answer = await self._think_here(request)
+        # the time a table waited for its bot: the queue for a worker included
+        self.metrics.thought(bot.name, time.perf_counter() - started)
+        # a copy, with a generator of its own: the room keeps the memory only if it
+        # takes the decision
+        after = copy.copy(bot)
+        after.rng = random.Random(seed)
+        after.recall(answer["memory"])
+        return answer["action"], after
+
+    async def _think_here(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A strong bot's decision in one of this node's own processes."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, min(2, os.cpu_count() or 1)),
@@ -1339,14 +1386,9 @@ class RoomHub:
             )
         self.thinking += 1
         try:
-            decision = await asyncio.get_running_loop().run_in_executor(
-                self._pool, _think, bot, view
-            )
+            return await asyncio.get_running_loop().run_in_executor(self._pool, decide, request)
         finally:
             self.thinking -= 1
-        # the time a table waited for its bot: the queue for a worker included
-        self.metrics.thought(bot.name, time.perf_counter() - started)
-        return decision
 
     def tables_live(self) -> int:
         """Tables of this node being played (started, not over)."""
@@ -1412,5 +1454,7 @@ class RoomHub:
             self.cluster.stop()
         for room in self.rooms.values():
             room.close()
+        if self.bot_queue is not None:
+            spawn(self.bot_queue.close())
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
