@@ -7,7 +7,7 @@ PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test check lint format typecheck bench replay-example clean chromium
+.PHONY: install serve test check lint format typecheck bench replay-example clean chromium redis
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,7 +24,11 @@ serve: $(STAMP)
 chromium:
 	./scripts/ensure-chromium.sh
 
-test: $(STAMP) chromium
+# the tests of several nodes and of bot workers start redis-servers of their own
+redis:
+	./scripts/ensure-redis.sh
+
+test: $(STAMP) chromium redis
 	$(BIN)/pytest
 
 check: $(STAMP)
