@@ -100,6 +100,18 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.game == "cluster":
+        from .bench_cluster import run_cluster_bench
+
+        return run_cluster_bench(
+            database=args.database,
+            nodes=args.nodes,
+            tables=args.ramp,
+            bot_tables=args.bot_tables,
+            seconds=args.seconds if args.seconds_given else 20.0,
+            think=args.think,
+            as_json=args.json,
+        )
     if args.game == "server":
         from .bench_server import run_server_bench
 
@@ -471,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure an engine's speed with random self-play",
         description="Random self-play through the game protocol; prints hands/s and actions/s.",
     )
-    p.add_argument("game", help=f"{short_names(',')}, or server")
+    p.add_argument("game", help=f"{short_names(',')}, server or cluster")
     p.add_argument(
         "--seconds", type=_positive, default=None, help="time per seat count (default 3; server 20)"
     )
@@ -486,7 +498,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="server: connections held open (2000)",
     )
-    p.add_argument("--database", default=None, help="server: database URL (default temp SQLite)")
+    p.add_argument(
+        "--database",
+        default=None,
+        help="server: database URL (default temp SQLite); cluster: a PostgreSQL (default "
+        "TAVERNA_DATABASE_URL, else the local test database), a schema of its own in it",
+    )
+    p.add_argument("--nodes", type=_at_least_one, default=3, help="cluster: nodes (3)")
+    p.add_argument(
+        "--ramp", default="300,600,900", help="cluster: table counts to try (300,600,900)"
+    )
+    p.add_argument(
+        "--bot-tables", type=_at_least_one, default=6, help="cluster: Mus tables of bots (6)"
+    )
     p.add_argument(
         "--think",
         type=_not_negative,

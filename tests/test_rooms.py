@@ -34,7 +34,7 @@ class SlowStore:
         return None
 
     async def append_action(
-        self, table_id: str, index: int, action: dict[str, Any], deals: Any = ()
+        self, table_id: str, index: int, action: dict[str, Any], deals: Any = (), fence: Any = None
     ) -> None:
         self.writing.set()
         await self.release.wait()
