@@ -255,3 +255,28 @@ def test_migration_gives_old_seats_their_players_names(url: str) -> None:
         names = conn.execute(text("SELECT player_name FROM seats ORDER BY seat")).scalars()
         assert list(names) == ["Gustavo", None]
     engine.dispose()
+
+
+def test_nodes_started_together_on_a_new_database_all_migrate(tmp_path: Any) -> None:
+    """Three nodes of a cluster started at once on an empty PostgreSQL schema: each runs
+    `upgrade head` in a process of its own; without the migration lock two of them
+    created the same tables at once and the server exited."""
+    import subprocess
+    import sys
+
+    url = database_url("postgres", tmp_path)
+    script = "import sys; from taverna.store.db import migrate; migrate(sys.argv[1])"
+    try:
+        procs = [
+            subprocess.Popen([sys.executable, "-c", script, url], stderr=subprocess.PIPE)
+            for _ in range(3)
+        ]
+        errors = [p.communicate(timeout=120)[1].decode() for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0], errors
+        engine = create_engine(normalize_url(url))
+        with engine.connect() as conn:
+            versions = conn.execute(text("SELECT version_num FROM alembic_version")).all()
+        engine.dispose()
+        assert len(versions) == 1
+    finally:
+        drop_database(url)

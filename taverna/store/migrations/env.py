@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import engine_from_config, pool
+from sqlalchemy import engine_from_config, pool, text
 
 from taverna.store.models import Base
 
 config = context.config
 target_metadata = Base.metadata
+
+#: PostgreSQL advisory lock held while migrating: nodes of a cluster started together on
+#: a new database migrate one after the other (the later ones find it done)
+MIGRATION_LOCK = 0x7A7E4E4A
 
 
 def run_migrations_offline() -> None:
@@ -30,6 +34,10 @@ def run_migrations_online() -> None:
             render_as_batch=connection.dialect.name == "sqlite",
         )
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                # held to the commit; each statement after it sees what the previous
+                # holder committed (read committed), its alembic_version too
+                connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
             context.run_migrations()
 
 
