@@ -128,6 +128,12 @@ def _serve(port: int, url: str) -> list[str]:
     return [sys.executable, "-m", "taverna", "serve", "--port", str(port), "--database", url]
 
 
+def _ok(r: Any) -> None:
+    """An answer the bench cannot go on without: said in one line, with the server's reason."""
+    if r.is_error:
+        raise RuntimeError(f"{r.request.method} {r.request.url.path}: {r.status_code} {r.text}")
+
+
 async def _tables(bases: list[str], count: int, game: str, body: dict[str, Any]) -> list[Any]:
     """``count`` started tables, made at the nodes in turn: (table, [(cookie, seat)])."""
     import httpx
@@ -144,15 +150,15 @@ async def _tables(bases: list[str], count: int, game: str, body: dict[str, Any])
             for s in humans:
                 c = httpx.AsyncClient(base_url=base, timeout=60)
                 r = await c.post("/api/session", json={"name": f"p{i}x{s}"})
-                r.raise_for_status()
+                _ok(r)
                 people.append((c, s))
             host = people[0][0]
             r = await host.post("/api/tables", json={"game": game, "turn_seconds": 600, **body})
-            r.raise_for_status()
+            _ok(r)
             tid = r.json()["table"]["id"]
             for c, s in people:
-                (await c.post(f"/api/tables/{tid}/seats/{s}")).raise_for_status()
-            (await host.post(f"/api/tables/{tid}/start")).raise_for_status()
+                _ok(await c.post(f"/api/tables/{tid}/seats/{s}"))
+            _ok(await host.post(f"/api/tables/{tid}/start"))
             made.append(
                 (tid, [(f"taverna_session={c.cookies['taverna_session']}", s) for c, s in people])
             )

@@ -931,6 +931,8 @@ def _log_failure(task: asyncio.Task[Any], about: logging.Logger | TableLog) -> N
 HEARTBEAT = 1.0
 #: seconds between two tries to reach the database while it is away
 DATABASE_PROBE = 0.5
+#: how often a start or a leave follows a table that moved to another node meanwhile
+MOVED_TRIES = 5
 
 #: bots cheap enough to decide on the event loop; others think in a bot worker or a
 #: process of the node's own
@@ -1186,21 +1188,29 @@ class RoomHub:
 
     async def start_table(self, table_id: str, table: TableInfo) -> dict[str, Any]:
         """Start a table (its first deal) wherever it lives; the table as it is then."""
-        where = await self.locate(table_id)
-        if isinstance(where, str):
-            return await self._ask(where, "start", table=table_id)
-        where.table = table
-        await where.start()
-        return where.table.public()
+        for _ in range(MOVED_TRIES):
+            where = await self.locate(table_id)
+            if isinstance(where, str):
+                answer = await self._ask(where, "start", table=table_id)
+                if answer is not None:
+                    return answer
+                continue  # it moved on meanwhile: look again
+            where.table = table
+            await where.start()
+            return where.table.public()
+        raise Conflict(f"table {table_id} keeps moving between nodes: try again", "moved")
 
     async def leave_game(self, table_id: str, seat: int) -> TableInfo:
         """A player leaves a running game: a bot takes the seat, wherever it lives."""
-        where = await self.locate(table_id)
-        if isinstance(where, str):
-            await self._ask(where, "leave", table=table_id, seat=seat)
-            return await self.store.table(table_id)
-        await where.replace_with_bot(seat, reason="left")
-        return where.table
+        for _ in range(MOVED_TRIES):
+            where = await self.locate(table_id)
+            if isinstance(where, str):
+                if await self._ask(where, "leave", table=table_id, seat=seat) is None:
+                    continue
+                return await self.store.table(table_id)
+            await where.replace_with_bot(seat, reason="left")
+            return where.table
+        raise Conflict(f"table {table_id} keeps moving between nodes: try again", "moved")
 
     def table_changed(self, table: TableInfo) -> None:
         """An open table's seats changed: its room says so, wherever it lives."""
@@ -1212,29 +1222,38 @@ class RoomHub:
             self.cluster.publish_lobby({"kind": "refresh", "table": table.id})
         self.lobby_changed()
 
-    async def _ask(self, node: str, op: str, **args: Any) -> dict[str, Any]:
+    async def _ask(self, node: str, op: str, **args: Any) -> dict[str, Any] | None:
+        """Have the owner of a table do ``op``; the table as it is then, or None if that
+        node does not own it any more (the caller looks for it again)."""
         assert self.cluster is not None
         answer = await self.cluster.call(node, op, **args)
         if not answer.get("ok"):
             err = answer.get("error") or {}
+            if err.get("code") == "moved":
+                return None
             raise Conflict(
                 err.get("message", "refused"), err.get("code", "conflict"), **err.get("params", {})
             )
         table: dict[str, Any] = answer["table"]
         return table
 
-    async def call_start(self, table: str) -> dict[str, Any]:
-        room = self.rooms.get(table)
-        if room is None or self.cluster is None or not self.cluster.owns(table):
+    async def _owned_room(self, table: str) -> Room:
+        """This node's room of a table another node asked about: waited for if this node
+        is taking the table over (its lease is there before its room is); Conflict
+        "moved" if it lives elsewhere."""
+        where = await self.locate(table) if self.cluster is not None else None
+        if not isinstance(where, Room):
             raise Conflict(f"table {table} is not on this node", "moved")
+        return where
+
+    async def call_start(self, table: str) -> dict[str, Any]:
+        room = await self._owned_room(table)
         room.table = await self.store.table(table)
         await room.start()
         return {"ok": True, "table": room.table.public()}
 
     async def call_leave(self, table: str, seat: int) -> dict[str, Any]:
-        room = self.rooms.get(table)
-        if room is None or self.cluster is None or not self.cluster.owns(table):
-            raise Conflict(f"table {table} is not on this node", "moved")
+        room = await self._owned_room(table)
         await room.replace_with_bot(seat, reason="left")
         return {"ok": True, "table": room.table.public()}
 
