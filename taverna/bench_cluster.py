@@ -88,7 +88,8 @@ def _schema(base: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def _processes(commands: list[tuple[list[str], dict[str, str]]]) -> Iterator[list[Any]]:
-    logs = tempfile.mkdtemp(prefix="taverna-bench-cluster-")
+    keep = os.environ.get("TAVERNA_BENCH_LOGS")  # a folder to keep what each process said
+    logs = tempfile.mkdtemp(prefix="taverna-bench-cluster-", dir=keep)
     procs = []
     try:
         for i, (cmd, env) in enumerate(commands):
@@ -109,7 +110,8 @@ def _processes(commands: list[tuple[list[str], dict[str, str]]]) -> Iterator[lis
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(15)
-        shutil.rmtree(logs, ignore_errors=True)
+        if keep is None:
+            shutil.rmtree(logs, ignore_errors=True)
 
 
 def _node_env(redis_url: str, name: str, **more: str) -> dict[str, str]:

@@ -171,6 +171,7 @@ class Cluster:
         self._keep(self._listen(listening))
         await listening.wait()
         self._keep(self._send_loop())
+        self._keep(self._renewer())
         self._keep(self._keeper())
         log.info("node %s joined the cluster at %s", self.node, self.url)
 
@@ -259,10 +260,10 @@ class Cluster:
             await asyncio.sleep(0.1)  # another node is taking it over: ask again
         raise RuntimeError(f"table {table_id}: no node could take it")
 
-    async def _keeper(self) -> None:
-        """Renew this node's leases, say it is alive, take over tables nobody owns,
-        and keep each link talking to its table's owner."""
-        last_scan = 0.0
+    async def _renewer(self) -> None:
+        """Renew this node's leases and say it is alive, and nothing else: a task of its
+        own, so that no takeover, scan or slow answer elsewhere delays a renewal past
+        the lease (a node busy taking tables over lost every table it had)."""
         while not self.closing:
             await asyncio.sleep(RENEW_SECONDS)
             try:
@@ -273,14 +274,18 @@ class Cluster:
                 log.warning("node %s: Redis does not answer", self.node)
                 if time.monotonic() - self.renewed_at > LEASE_MS / 1000 * 0.8:
                     await self._lost_everything()
-                continue
-            now = time.monotonic()
-            if now - last_scan >= SCAN_SECONDS:
-                last_scan = now
-                with contextlib.suppress(Exception):
-                    await self._scan()
-                    await self._check_links()
-                self._drop_gone_edges()
+
+    async def _keeper(self) -> None:
+        """Take over tables nobody owns, and keep each link talking to its table's
+        owner, while Redis answers the renewals."""
+        while not self.closing:
+            await asyncio.sleep(SCAN_SECONDS)
+            if time.monotonic() - self.renewed_at > 2 * RENEW_SECONDS + 1:
+                continue  # Redis is away (the renewer says what it does about it)
+            with contextlib.suppress(Exception):
+                await self._scan()
+                await self._check_links()
+            self._drop_gone_edges()
 
     async def _renew_all(self) -> None:
         if not self.leases:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from ..bots import make_bot
 from ..bots.base import Bot
@@ -147,6 +147,8 @@ class Conn:
                     sent.inc()
         except asyncio.CancelledError:
             raise
+        except WebSocketDisconnect:
+            self.cut = True  # the client went away while a message was on its way: no fault
         except Exception:
             # the sender never dies alone: without it the connection would only seem open
             self.cut = True
