@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, tuple_, update
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from .db import make_engine, migrate
@@ -192,6 +192,25 @@ def _check_fence(conn: Any, table_id: str, token: int | None) -> None:
         raise Fenced(table_id, token)
 
 
+def _check_fences(conn: Any, tokens: list[tuple[str, int]]) -> None:
+    """:func:`_check_fence` for the tables of a batch of writes at once: one statement,
+    not one round trip per move (a node's writer spent a third of its time on them)."""
+    if len(tokens) <= 1 or conn.dialect.name != "postgresql":
+        for table_id, token in tokens:
+            _check_fence(conn, table_id, token)
+        return
+    done = conn.execute(
+        update(Table)
+        .where(tuple_(Table.id, Table.fence).in_(tokens))
+        .values(fence=Table.fence)
+        .returning(Table.id)
+    )
+    held = {row[0] for row in done}
+    for table_id, token in tokens:
+        if table_id not in held:
+            raise Fenced(table_id, token)
+
+
 class NotFound(Exception):
     """Nothing by that name or number (HTTP 404); ``code`` and ``params`` as for Conflict."""
 
@@ -286,8 +305,8 @@ class Store:
     def _commit(self, batch: list[_Write]) -> None:
         stamp = now()
         with self.engine.begin() as conn:
+            _check_fences(conn, [(w.table_id, w.fence) for w in batch if w.fence is not None])
             for w in batch:
-                _check_fence(conn, w.table_id, w.fence)
                 for i, _ in w.deals:
                     conn.execute(delete(Deal).where(Deal.table_id == w.table_id, Deal.index == i))
             deal_rows = [
