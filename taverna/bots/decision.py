@@ -53,6 +53,24 @@ def ask(
     }
 
 
+def follow_parent(seconds: float = 1.0) -> None:
+    """A process pool's initializer: the process ends when the process that made it is
+    gone. A node killed (or stopped before its pool was shut down) left its thinking
+    processes behind, waiting forever on the pool's queue."""
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(seconds)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
+
+
 def decide(request: Mapping[str, Any]) -> dict[str, Any]:
     """Make the bot a request names and let it choose: ``{"action": JSON or None,
     "memory": JSON}``. Raises :class:`BadRequest` for a malformed request, and the

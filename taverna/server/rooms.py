@@ -28,7 +28,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..bots import make_bot
 from ..bots.base import Bot
-from ..bots.decision import ask, decide
+from ..bots.decision import ask, decide, follow_parent
 from ..games import get_game
 from ..games.base import (
     Dealer,
@@ -1404,6 +1404,7 @@ class RoomHub:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, min(2, os.cpu_count() or 1)),
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=follow_parent,
             )
         self.thinking += 1
         try:
