@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from typing import Any
 
 import httpx
@@ -111,7 +112,9 @@ async def expert_thinking(server: Server, t: Table) -> None:
             await t.step()
             continue
         # the bot's turn: it thinks (a search), or moves at once (a forced move)
+        waited_until = time.monotonic() + 60
         while not await t.moved(0.002):
+            assert time.monotonic() < waited_until, "the bot neither thought nor moved"
             if metric(server, "taverna_bots_thinking") < 1:
                 continue
             workers = children(server.proc.pid)
