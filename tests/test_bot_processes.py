@@ -58,5 +58,5 @@ def test_a_killed_node_leaves_no_thinking_process_behind(tmp_path: Any) -> None:
         os.kill(pid, signal.SIGKILL)
         srv.proc.wait()
         wait_for(
-            lambda: not any(alive(p) for p in pool), 10, f"{pool} still running after the node"
+            lambda: not any(alive(p) for p in pool), 20, f"{pool} still running after the node"
         )

@@ -53,15 +53,15 @@ def ask(
     }
 
 
-def follow_parent(seconds: float = 1.0) -> None:
-    """A process pool's initializer: the process ends when the process that made it is
-    gone. A node killed (or stopped before its pool was shut down) left its thinking
-    processes behind, waiting forever on the pool's queue."""
+def follow_parent(parent: int, seconds: float = 1.0) -> None:
+    """A process pool's initializer: the process ends when ``parent`` (the process that
+    made the pool, its pid given by it: a node killed while the process was starting is
+    already gone when this runs) is no longer its parent. A node killed, or stopped
+    before its pool was shut down, left its thinking processes behind, waiting forever
+    on the pool's queue."""
     import os
     import threading
     import time
-
-    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -1405,6 +1405,7 @@ class RoomHub:
                 max_workers=max(1, min(2, os.cpu_count() or 1)),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=follow_parent,
+                initargs=(os.getpid(),),
             )
         self.thinking += 1
         try:
