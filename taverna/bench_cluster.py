@@ -38,7 +38,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from .bench_server import _client, _raise_fd_limit, free_port, wait_healthy
+from .bench_server import _client, _raise_fd_limit, free_port, percentile, wait_healthy
 from .games import GAMES, get_game
 from .games.base import State
 
@@ -171,11 +171,6 @@ async def _tables(bases: list[str], count: int, game: str, body: dict[str, Any])
     return made
 
 
-def _percentile(values: list[float], q: float) -> float:
-    values = sorted(values) or [0.0]
-    return values[min(len(values) - 1, int(q * (len(values) - 1)))]
-
-
 async def _play(
     ws_bases: list[str], tables: list[Any], seconds: float, think: float
 ) -> dict[str, Any]:
@@ -198,8 +193,8 @@ async def _play(
     return {
         "moves": moves[0],
         "moves_per_second": round(moves[0] / elapsed, 1),
-        "p50_ms": round(1000 * _percentile(latencies, 0.5), 2),
-        "p99_ms": round(1000 * _percentile(latencies, 0.99), 2),
+        "p50_ms": round(1000 * percentile(latencies, 0.5), 2),
+        "p99_ms": round(1000 * percentile(latencies, 0.99), 2),
         "load_generator_cpu": round(own / elapsed, 2),
     }
 
@@ -293,9 +288,9 @@ async def _bot_moves(ws_base: str, tables: list[Any], seconds: float) -> dict[st
         return_exceptions=True,
     )
     return {
-        "bot_move_p50_s": round(_percentile(bot_waits, 0.5), 3),
-        "bot_move_p90_s": round(_percentile(bot_waits, 0.9), 3),
-        "player_p99_ms": round(1000 * _percentile(mine, 0.99), 2),
+        "bot_move_p50_s": round(percentile(bot_waits, 0.5), 3),
+        "bot_move_p90_s": round(percentile(bot_waits, 0.9), 3),
+        "player_p99_ms": round(1000 * percentile(mine, 0.99), 2),
     }
 
 

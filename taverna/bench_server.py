@@ -179,6 +179,12 @@ def no_collector() -> Iterator[None]:
         gc.collect()
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The value below which a fraction ``q`` of ``values`` lies (nearest rank; 0 if none)."""
+    values = sorted(values) or [0.0]
+    return values[min(len(values) - 1, int(q * (len(values) - 1)))]
+
+
 def free_port() -> int:
     import socket
 
@@ -282,7 +288,7 @@ def run_server_bench(
                 "moves_per_second": round(moves[0] / elapsed, 1),
                 "latency_ms": {
                     "p50": round(1000 * statistics.median(lat), 2),
-                    "p99": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
+                    "p99": round(1000 * percentile(lat, 0.99), 2),
                     "max": round(1000 * lat[-1], 2),
                 },
                 "connections_requested": connections,
