@@ -7,7 +7,7 @@ PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test check lint format typecheck bench replay-example clean chromium redis
+.PHONY: install engines serve test test-pure check lint format typecheck bench replay-example clean chromium redis
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -15,9 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) engines
 
-serve: $(STAMP)
+# the engines compiled by mypyc when a C compiler is there (again only when their source
+# changed; taverna/native.py), else the pure-Python package as it is
+engines: $(STAMP)
+	$(BIN)/python scripts/build_engines.py
+
+serve: $(STAMP) engines
 	$(BIN)/taverna serve --host $(HOST) --port $(PORT)
 
 # the browser tests drive Debian's Chromium (installed once, never downloaded by Playwright)
@@ -28,8 +33,18 @@ chromium:
 redis:
 	./scripts/ensure-redis.sh
 
-test: $(STAMP) chromium redis
+# every test on the build in use (compiled when it could be), then the rules on the
+# pure-Python source too: both builds are the same game
+test: $(STAMP) engines chromium redis
 	$(BIN)/pytest
+	$(MAKE) test-pure
+
+RULES_TESTS := $(wildcard tests/test_*_rules.py tests/test_*_properties.py) \
+	tests/test_golden_records.py tests/test_dealing.py tests/test_mus_hands.py \
+	tests/test_mus_senas.py tests/test_plugin_game.py tests/test_doctests.py
+
+test-pure: $(STAMP)
+	TAVERNA_ENGINES=python $(BIN)/pytest -m "not browser" $(RULES_TESTS)
 
 check: $(STAMP)
 	$(BIN)/ruff check taverna tests
@@ -49,4 +64,5 @@ replay-example: $(STAMP)
 	$(BIN)/taverna replay taverna/examples/dominoes-2p.json
 
 clean:
+	-$(BIN)/python scripts/build_engines.py --clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -315,12 +315,12 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     return run(url, concurrency=args.concurrency, name=args.name, log_format=log_format)
 
 
-def _cmd_look_alikes(args: argparse.Namespace) -> int:
+def _on_database(args: argparse.Namespace, work: Any) -> Any:
+    """Run ``work(store)`` (a coroutine function) on the admin command's database
+    (``--database``, else the server's); None, said on stderr, if it cannot be opened."""
     import asyncio
 
     from .server.config import Config
-    from .server.names import skeleton
-    from .store.accounts import AccountStore
     from .store.db import check_database, display_url
     from .store.repo import Store
 
@@ -328,18 +328,72 @@ def _cmd_look_alikes(args: argparse.Namespace) -> int:
     problem = check_database(url)
     if problem is not None:
         print(f"taverna admin: database {display_url(url)}: {problem}", file=sys.stderr)
-        return 1
+        return None
 
-    async def look() -> list[list[str]]:
+    async def run() -> Any:
         store = await asyncio.to_thread(Store, url)
         try:
-            accounts = AccountStore(store)
-            await accounts.fill_skeletons(skeleton)
-            return await accounts.look_alikes()
+            return await work(store)
         finally:
             await asyncio.to_thread(store.close)
 
-    groups = asyncio.run(look())
+    return asyncio.run(run())
+
+
+def _cmd_grant(args: argparse.Namespace) -> int:
+
+    from .server.accounts import username_key
+    from .store.tournaments import TournamentStore
+
+    role = args.role if args.grant else None
+    done = _on_database(
+        args, lambda store: TournamentStore(store).grant(username_key(args.name), role)
+    )
+    if done is None:
+        return 1
+    if not done:
+        print(f"taverna admin: no registered account named {args.name!r}", file=sys.stderr)
+        return 1
+    print(f"{args.name}: {args.role if args.grant else 'no longer ' + args.role}")
+    return 0
+
+
+def _cmd_ratings(args: argparse.Namespace) -> int:
+
+    from .games import get_game
+    from .store.accounts import AccountStore
+
+    try:
+        game = get_game(args.game).game
+    except KeyError:
+        print(f"taverna admin ratings: no game {args.game!r}", file=sys.stderr)
+        return 2
+    found = _on_database(args, lambda store: AccountStore(store).recompute_skills(game))
+    if found is None:
+        return 1
+    differ = {pid: v for pid, v in found.items() if v["stored"] != v["computed"]}
+    if args.json:
+        print(json.dumps(found))
+    else:
+        for pid, v in differ.items():
+            print(f"{pid}: stored {v['stored']}, computed {v['computed']}")
+        print(f"{len(found)} ratings of {game}, {len(differ)} differ")
+    return 1 if differ else 0
+
+
+def _cmd_look_alikes(args: argparse.Namespace) -> int:
+
+    from .server.names import skeleton
+    from .store.accounts import AccountStore
+
+    async def look(store: Any) -> list[list[str]]:
+        accounts = AccountStore(store)
+        await accounts.fill_skeletons(skeleton)
+        return await accounts.look_alikes()
+
+    groups = _on_database(args, look)
+    if groups is None:
+        return 1
     if args.json:
         print(json.dumps(groups, ensure_ascii=False))
     else:
@@ -465,6 +519,40 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print JSON instead of lines")
     a.set_defaults(func=_cmd_look_alikes)
 
+    for verb, what in (("grant", "make an account a moderator"), ("revoke", "take it back")):
+        a = admin.add_parser(
+            verb,
+            help=f"{what} (moderators schedule tournaments)",
+            description=f"{what.capitalize()}: ROLE is 'moderator'.",
+        )
+        a.add_argument("name", help="the account's username")
+        a.add_argument("role", choices=["moderator"], help="the role")
+        a.add_argument(
+            "--database",
+            default=None,
+            help="database URL (default: TAVERNA_DATABASE_URL, else sqlite:///taverna.db)",
+        )
+        a.set_defaults(func=_cmd_grant, grant=verb == "grant")
+
+    a = admin.add_parser(
+        "ratings",
+        help="recompute a game's skill ratings from the stored results and compare",
+        description=(
+            "Compute every Glicko-2 rating of GAME afresh from the stored results of its "
+            "ranked official games, in the order they were settled, and compare each with "
+            "the stored one. Exit status 0 when all agree, 1 otherwise (each difference "
+            "is printed)."
+        ),
+    )
+    a.add_argument("game", help=f"the game's name or alias: {short_names()}")
+    a.add_argument(
+        "--database",
+        default=None,
+        help="database URL (default: TAVERNA_DATABASE_URL, else sqlite:///taverna.db)",
+    )
+    a.add_argument("--json", action="store_true", help="print every rating as JSON")
+    a.set_defaults(func=_cmd_ratings)
+
     p = sub.add_parser(
         "replay",
         help="replay game records and print the result as JSON",
@@ -532,7 +620,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         required=True,
-        help="bots per seat (per side in a game of pairs), e.g. expert,greedy",
+        help="bots per seat (per side in a game of pairs), e.g. expert,greedy; each may take "
+        "options of its own, NAME:KEY=VALUE[:KEY=VALUE], e.g. for Mus señas read by one pair "
+        "and ignored by the other: greedy:senas=read,greedy:senas=ignore (every bot makes "
+        "the señas its hand allows; catches are drawn from each game's seed)",
     )
     p.add_argument("--games", type=_at_least_one, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=_whole, default=1, help="tournament seed (default 1)")
@@ -545,6 +636,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--option", action="append", metavar="KEY=VALUE", help="a bot option, e.g. iterations=500"
+    )
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        default=None,
+        help="write each game's record (with its señas) to DIR/game-<i>.json",
     )
     p.add_argument(
         "--max-hands",

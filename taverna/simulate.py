@@ -2,6 +2,12 @@
 
 Each game rotates the entries over the sides (seats, or pairs in Mus) so no
 bot profits from its position. Games run in worker processes (``--jobs``).
+An entry is a bot with options of its own, ``NAME[:KEY=VALUE...]``
+(``greedy:senas=ignore``), on top of the ``--option`` ones every bot gets.
+After each action every bot is asked for the signals it makes (Mus señas, when
+the table plays them); catches are drawn from the game's seed
+(:meth:`~taverna.games.base.State.catches`). With ``--records DIR`` each game's
+record, its signals included, is written to ``DIR/game-<i>.json``.
 The report gives, per entry: wins, win rate with a 95 % Wilson interval,
 mean final score, seconds per decision, and a Bradley–Terry (Elo-scale)
 rating fitted to every pairwise result.
@@ -15,6 +21,7 @@ import multiprocessing
 import random
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .bots import bot_class
@@ -32,6 +39,8 @@ class Plan:
     options: dict[str, Any]
     seed: int
     max_hands: int
+    #: a folder to write each game's record to (None: no records)
+    records: str | None = None
 
     @property
     def sides(self) -> int:
@@ -43,6 +52,22 @@ def entry_of_side(plan: Plan, game_index: int, side: int) -> int:
     return (side + game_index) % plan.sides
 
 
+def parse_entry(entry: str) -> tuple[str, dict[str, Any]]:
+    """An entry of ``--bots``: ``NAME[:KEY=VALUE...]`` -> (bot name, its own options).
+
+    The name may itself be an import path (``package.module:Class``): the parts with
+    an ``=`` are options, the others the name.
+
+        >>> parse_entry("greedy:senas=ignore")
+        ('greedy', {'senas': 'ignore'})
+        >>> parse_entry("my.bots:Bot:depth=3")
+        ('my.bots:Bot', {'depth': 3})
+    """
+    parts = entry.split(":")
+    name = ":".join(x for x in parts if "=" not in x)
+    return name, parse_sets([x for x in parts if "=" in x])
+
+
 def _play_one(args: tuple[Plan, int]) -> tuple[int, Outcome]:
     plan, i = args
     cls = get_game(plan.game)
@@ -51,10 +76,14 @@ def _play_one(args: tuple[Plan, int]) -> tuple[int, Outcome]:
     bots = []
     for seat in range(plan.seats):
         entry = entry_of_side(plan, i, cls.side_of(seat))
-        bots.append(
-            bot_class(plan.entries[entry])(cls, seat, seed + 7919 * (seat + 1), **plan.options)
-        )
-    return i, play_game(state, bots, seed, plan.max_hands)
+        name, own = parse_entry(plan.entries[entry])
+        options = {**plan.options, **own}
+        bots.append(bot_class(name)(cls, seat, seed + 7919 * (seat + 1), **options))
+    outcome = play_game(state, bots, seed, plan.max_hands)
+    if plan.records is not None:
+        path = Path(plan.records) / f"game-{i}.json"
+        path.write_text(json.dumps(state.record()) + "\n")
+    return i, outcome
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -99,6 +128,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
     score_sum = [0.0] * k
     score_n = [0] * k
     seconds = [0.0] * k
+    cpu = [0.0] * k
     slowest = [0.0] * k
     decisions = [0] * k
     pairwise: list[tuple[int, int, float]] = []
@@ -116,6 +146,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
         for seat in range(plan.seats):
             e = side_entry[cls.side_of(seat)]
             seconds[e] += out.seconds[seat]
+            cpu[e] += out.cpu[seat] if out.cpu else 0.0
             decisions[e] += out.decisions[seat]
             slowest[e] = max(slowest[e], out.slowest[seat] if out.slowest else 0.0)
         for a in range(k):
@@ -151,6 +182,11 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
                 if decisions[e]
                 else 0.0,
                 "max_seconds_per_decision": round(slowest[e], 4),
+                # processor seconds: what a decision costs, whatever the machine's load
+                "cpu_seconds_per_decision": round(cpu[e] / decisions[e], 6)
+                if decisions[e]
+                else 0.0,
+                "decisions": decisions[e],
                 "elo": ratings[e],
             }
         )
@@ -237,6 +273,7 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
         "95 % CI",
         "mean score",
         "s/decision",
+        "CPU/decision",
         "slowest",
         "rating",
     )
@@ -251,6 +288,7 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
             f"{lo:.1%}–{hi:.1%}",
             f"{b['mean_score']:.1f}",
             f"{b['seconds_per_decision'] * 1000:.2f} ms",
+            f"{b.get('cpu_seconds_per_decision', 0.0) * 1000:.2f} ms",
             f"{b.get('max_seconds_per_decision', 0.0) * 1000:.0f} ms",
             f"{b['elo']:.0f}",
         )
@@ -263,8 +301,8 @@ def main(args: Any) -> int:
     try:
         cls: type[State] = get_game(args.game)
         entries = tuple(x.strip() for x in args.bots.split(",") if x.strip())
-        for name in entries:
-            bot_class(name)
+        for entry in entries:
+            bot_class(parse_entry(entry)[0])
         settings = parse_sets(args.set or [])
         seats = args.seats
         if cls.team_count is not None:
@@ -279,8 +317,12 @@ def main(args: Any) -> int:
         options = parse_sets(args.option or [])
         # make each bot once here: a bad option is refused now, in one line, and
         # not in every worker process in the middle of the tournament
-        for name in dict.fromkeys(entries):
-            bot_class(name)(cls, 0, 0, **options)
+        for entry in dict.fromkeys(entries):
+            name, own = parse_entry(entry)
+            bot_class(name)(cls, 0, 0, **{**options, **own})
+        records = getattr(args, "records", None)
+        if records is not None:
+            Path(records).mkdir(parents=True, exist_ok=True)
     except (KeyError, ValueError) as e:
         msg = e.args[0] if e.args else str(e)
         print(f"taverna simulate: {msg}", file=sys.stderr)
@@ -288,7 +330,7 @@ def main(args: Any) -> int:
     except Exception as e:  # SettingsError and friends: a clear message, no trace
         print(f"taverna simulate: {e}", file=sys.stderr)
         return 2
-    plan = Plan(cls.game, seats, settings, entries, options, args.seed, args.max_hands)
+    plan = Plan(cls.game, seats, settings, entries, options, args.seed, args.max_hands, records)
     t0 = time.perf_counter()
     show = sys.stderr.isatty() and not args.no_progress
     report = run(plan, args.games, max(1, args.jobs), progress=show)

@@ -42,6 +42,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from .bots.decision import decide
+from .bots.review import estimate
 from .server.botqueue import (
     ANSWER_TTL,
     ANSWERS,
@@ -182,7 +183,9 @@ class Worker:
         started = time.perf_counter()
         try:
             # a thread: the heartbeat goes on while the search holds the processor
-            answer = await asyncio.to_thread(decide, request)
+            # a review's decision (taverna.bots.review) or a bot's
+            work = estimate if request.get("kind") == "review" else decide
+            answer = await asyncio.to_thread(work, request)
         except Exception as e:  # the node thinks itself, and says so
             about.warning("could not decide: %s: %s", type(e).__name__, e, seat=seat)
             return {"error": f"{type(e).__name__}: {e}"}
@@ -190,11 +193,12 @@ class Worker:
         self.decided += 1
         again = f" (delivery {tries})" if tries > 1 else ""
         about.info(
-            "decided for %s at seq %s (%s, %s) in %.2f s%s",
+            "%s for %s at seq %s (%s, %s) in %.2f s%s",
+            "reviewed" if request.get("kind") == "review" else "decided",
             request.get("node"),
             request.get("seq"),
             request.get("game"),
-            request.get("level"),
+            request.get("level", request.get("kind")),
             seconds,
             again,
             seat=seat,

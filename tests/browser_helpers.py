@@ -66,7 +66,14 @@ AXE_RUN = """async () => {
 }"""
 
 #: two frames: the page has drawn what a resize made it lay out again
-SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+#: the page at rest: the motions already under way (started before reduced motion was
+#: asked for: a tile in flight overlaps its neighbours) ended where they end, two frames
+SETTLED = """() => {
+  for (const a of document.getAnimations()) {
+    try { a.finish(); } catch { /* an endless one (a pulse): reduced motion stops it */ }
+  }
+  return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}"""
 
 _axe_script: str | None = None
 

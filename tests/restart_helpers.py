@@ -215,10 +215,13 @@ class Table:
     async def moved(self, timeout: float) -> bool:
         """Whether an update came within ``timeout`` seconds (every client then has it)."""
         before = self.seq
+        deadline = time.monotonic() + timeout
         with contextlib.suppress(TimeoutError):
-            msg = await self.clients[None].recv(timeout)
-            if msg["type"] == "update":
-                self._saw(msg["events"])
+            # other messages (the table, presence, clocks) may come first: read on
+            while self.seq == before and (left := deadline - time.monotonic()) > 0:
+                msg = await self.clients[None].recv(left)
+                if msg["type"] == "update":
+                    self._saw(msg["events"])
         if self.seq == before:
             return False
         await self.settle(self.seq)

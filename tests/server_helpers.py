@@ -224,11 +224,13 @@ class Seat:
         with contextlib.suppress(Exception):
             await self.ws.close()
 
-    async def play(self, level: str = "greedy", until: Any = None, seed: int = 1) -> None:
-        """Answer with a local bot whenever this seat may act, until the game is over."""
+    async def play(
+        self, level: str = "greedy", until: Any = None, seed: int = 1, bot: Any = None
+    ) -> None:
+        """Answer with a local bot (of ``level``, or the ``bot`` given: anything with
+        ``choose(view)``) whenever this seat may act, until the game is over."""
         assert self.seat is not None
         cls = get_game(self.view["game"]) if self.view else None
-        bot = None
         while True:
             view = self.view
             if view is not None and (view.get("over") or (until is not None and until(view))):

@@ -173,7 +173,12 @@ def test_the_club_pages_are_pages_of_the_same_site(server: Server, page: Any) ->
     page.goto(f"{server.http}/")
     page.wait_for_selector(".hero")
     site = look(page)
-    assert site["nav"] == ["/#/", "/ranking", "/account"]  # the first game the club lists
+    assert site["nav"] == [
+        "/#/",
+        "/ranking",
+        "/tournaments",
+        "/account",
+    ]  # the first game the club lists
     assert site["languages"] == ["en", "it", "nl", "es"]
     playwright_api.expect(page.locator("#who")).to_have_text(f"{ana.name} · 1,000 chips")
     for path in ("/ranking/mus", "/account", f"/players/{ana.name}"):

@@ -150,6 +150,8 @@ def test_simulate_json_report(capsys) -> None:
     assert names == ["greedy", "random"]
     for b in report["bots"]:
         assert set(b) >= {"bot", "wins", "win_rate", "ci95", "mean_score", "seconds_per_decision"}
+        # what a decision costs in processor time (issue 19 measures bots by it)
+        assert b["decisions"] > 0 and b["cpu_seconds_per_decision"] > 0
         lo, hi = b["ci95"]
         assert 0 <= lo <= b["win_rate"] <= hi <= 1
     assert sum(b["wins"] for b in report["bots"]) + report["draws"] == 12
@@ -174,7 +176,7 @@ def test_simulate_is_reproducible_and_rotates_seats(capsys) -> None:
     def outcome() -> list:
         main(args)
         report = json.loads(capsys.readouterr().out)
-        timing = ("seconds_per_decision", "max_seconds_per_decision")
+        timing = ("seconds_per_decision", "max_seconds_per_decision", "cpu_seconds_per_decision")
         return [{k: v for k, v in b.items() if k not in timing} for b in report["bots"]]
 
     assert outcome() == outcome()

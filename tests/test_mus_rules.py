@@ -78,11 +78,18 @@ def test_exactly_four_seats() -> None:
 
 
 def test_settings_cows_games_per_cow_real_31() -> None:
-    assert Mus.check_settings(4, None) == {"cows": 1, "games_per_cow": 3, "real_31": False}
+    senas = {"senas": True, "catch": 0.25}  # RULES.md §3 Señas, tested in test_mus_senas
+    assert Mus.check_settings(4, None) == {
+        "cows": 1,
+        "games_per_cow": 3,
+        "real_31": False,
+        **senas,
+    }
     assert Mus.check_settings(4, {"cows": 3, "games_per_cow": 1, "real_31": True}) == {
         "cows": 3,
         "games_per_cow": 1,
         "real_31": True,
+        **senas,
     }
     for bad in ({"cows": 0}, {"cows": 4}, {"games_per_cow": 4}, {"real_31": 1}, {"target": 40}):
         with pytest.raises(SettingsError):

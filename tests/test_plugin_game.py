@@ -373,6 +373,7 @@ def test_a_browser_plays_it(server: Server) -> None:
             page.wait_for_timeout(100)
         playwright_api.expect(page.locator(".game-over")).to_be_visible()
         log = page.locator(".log").inner_text()
-        assert "plays" in log and "Deal 1" in log
+        # the log keeps the last moves: a deal's notice among them (a long game's last)
+        assert "plays" in log and re.search(r"Deal \d+: \w+ deals", log), log
         assert not errors, errors
         page.close()

@@ -142,6 +142,11 @@ def test_the_games_tell_a_form_what_each_setting_may_be(server: Server) -> None:
                 assert "max" not in spec or (ok(spec["max"]) and not ok(spec["max"] + 1)), name
             elif spec["type"] == "choice":
                 assert all(ok(v) for v in spec["choices"]) and not ok(max(spec["choices"]) + 1)
+            elif spec["type"] == "number":  # a real number within its bounds (Mus' catch)
+                assert ok(spec["min"]) and ok(spec["max"]), name
+                assert ok((spec["min"] + spec["max"]) / 2), name
+                assert not ok(spec["min"] - 0.01) and not ok(spec["max"] + 0.01), name
+                assert not ok("half"), name
             else:
                 assert spec["type"] == "bool" and not ok(1), name
 

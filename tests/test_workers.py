@@ -426,3 +426,26 @@ def test_concurrency_runs_that_many_workers_and_sigterm_stops_them_all(
     said = [line["message"] for line in worker.lines()]
     assert said.count("stopped after 0 decision(s)") == 3
     assert {line["node"] for line in worker.lines()} == set(names)
+
+
+def test_a_review_is_made_by_the_worker_when_the_cluster_has_one(
+    redis_server: OwnRedis, tmp_path: Any
+) -> None:
+    """Issue 19: a finished game's review goes to the bot workers, decision by decision,
+    like a bot's; the node thinks none of it itself."""
+    from .test_game_review import play_out, wait_done
+
+    with own_server("sqlite", tmp_path, **bot_env(redis_server.url, **QUICK)) as server:
+        worker = WorkerProcess(redis_server.url, "coach").ready()
+        try:
+            workers_seen(server, 1)
+            tid, ana = play_out(server, seed=2)
+            assert ana.http.post(f"/api/games/{tid}/reviews/0").status_code == 202
+            review = wait_done(server, tid, 0)
+            reviewed = [line for line in worker.lines() if line["message"].startswith("reviewed")]
+            assert len(reviewed) == review["total"] == len(review["result"]["moments"]) > 0
+            assert {line["table"] for line in reviewed} == {tid}
+            assert {line["seat"] for line in reviewed} == {0}
+            assert worker.decided() == []  # the greedy bot decided at the node, inline
+        finally:
+            worker.stop()

@@ -37,10 +37,14 @@ def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
         size += sum(deep_sizeof(k, seen) + deep_sizeof(v, seen) for k, v in obj.items())
     elif isinstance(obj, list | tuple | set | frozenset):
         size += sum(deep_sizeof(x, seen) for x in obj)
-    elif hasattr(obj, "__slots__") and not isinstance(obj, int | str | float | bool):
+    elif (hasattr(obj, "__slots__") or hasattr(obj, "__mypyc_attrs__")) and not isinstance(
+        obj, int | str | float | bool
+    ):
         for klass in type(obj).__mro__:
-            for name in getattr(klass, "__slots__", ()):
-                if hasattr(obj, name):
+            # a class compiled by mypyc lists its fields in __mypyc_attrs__
+            fields = vars(klass).get("__mypyc_attrs__", ()) or getattr(klass, "__slots__", ())
+            for name in fields:
+                if name != "__dict__" and hasattr(obj, name):
                     size += deep_sizeof(getattr(obj, name), seen)
     return size
 
@@ -140,8 +144,15 @@ def run_bench(
             row["minimal_hands_per_second"] = best_base
             row["protocol_cost"] = round(best_base / row["hands_per_second"], 2)
         results.append(row)
+    from .. import native
+
+    build = native.status()
     if as_json:
-        print(json.dumps({"game": cls.game, "results": results}))
+        print(
+            json.dumps(
+                {"game": cls.game, "build": build.build, "build_why": build.why, "results": results}
+            )
+        )
         return 0
     from rich.table import Table
 
@@ -149,7 +160,9 @@ def run_bench(
 
     table = Table(
         title=f"{cls.game}: random self-play, {seconds:g} s per loop and seat count "
-        f"(best of {slices} alternating slices)"
+        f"(best of {slices} alternating slices)",
+        caption=f"engines: {build}; protocol cost = the minimal pure-Python loop's "
+        f"{cls.deal_unit}s/s ÷ the engine's (below 1: the engine is faster)",
     )
     unit = cls.deal_unit
     table.add_column("seats", justify="right")

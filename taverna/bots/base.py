@@ -69,9 +69,15 @@ class Bot(ABC):
         # when the bot is made, not in the middle of a game
         if "forget" in options:
             self.number_option("forget", 0.0, minimum=0.0, maximum=1.0)
-        for key in heuristics.strategy(game).number_options:
+        known = heuristics.strategy(game)
+        for key in known.number_options:
             if key in options:
                 self.number_option(key, 0.0)
+        for key, words in known.choice_options.items():
+            if key in options and options[key] not in words:
+                raise BotOptionError(
+                    f"{self.name} bot: {key} must be {' or '.join(words)}, not {options[key]!r}"
+                )
 
     def number_option(
         self,
@@ -126,6 +132,12 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: View) -> Action | None:
         """An action among the view's legal ones, or ``None`` to let an optional right go."""
+
+    def signals(self, view: View) -> list[str]:
+        """The signals the bot makes now (Mus señas: among ``view["may_signal"]``, the ones
+        its seat may make); asked after every action. A bot makes none unless its level
+        says otherwise."""
+        return []
 
     def remember(self) -> dict[str, Any]:
         """What this bot keeps between decisions, as JSON: a bot of the same level, seat

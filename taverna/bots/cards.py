@@ -5,12 +5,13 @@ it forgets: the bot option ``forget`` is the chance of letting a claim or a
 call slip (defaults: random 0.5, greedy 0.1, expert 0).
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..games.base import View
+from ..games.base import Event, View
 from ..games.cards import CARD_STR, VALUE, CardAction, Cards, card_id
 from . import heuristics
 
@@ -130,7 +131,7 @@ def rollout(state: Cards, rng: random.Random) -> None:
     turn = state.turn_seat
     if turn is None:
         acts = state.legal_actions()
-        state.apply(rng.choice(acts))
+        state.apply(heuristics.pick(rng, acts))
         return
     acts = state.legal_actions(turn)
     if rng.random() < 0.75:
@@ -143,9 +144,9 @@ def rollout(state: Cards, rng: random.Random) -> None:
                 p = points_of(total, VALUE[b.card], limit) * 4 + rng.random()
                 if p > best:
                     best, choice = p, b
-        a = choice if choice is not None else rng.choice(acts)
+        a = choice if choice is not None else heuristics.pick(rng, acts)
     else:
-        a = rng.choice(acts)
+        a = heuristics.pick(rng, acts)
     if a.type == "play" and not a.claim:
         twin = Cards.play_action(turn, a.card, claim=True)
         if twin in acts:
@@ -164,6 +165,19 @@ def search_actions(state: Cards, seat: int) -> list[CardAction]:
         if a.type == "go" or (a.type == "play" and (a.claim or claimed not in acts)):
             out.append(a)
     return out or acts
+
+
+def explain(view: View, action: CardAction, events: list[Event] | None) -> dict[str, Any] | None:
+    """What the move scores now, as the engine says it (RULES.md §2): a play's points, a
+    claim's or a Muggins! call's credit."""
+    seat = view["seat"]
+    points = 0
+    for e in events or ():
+        if e["type"] in ("play", "claim", "muggins") and e["seat"] == seat:
+            points += e["points"]
+    if points > 0:
+        return {"key": "scores", "points": points}
+    return None
 
 
 def describe(card: int) -> str:
@@ -194,3 +208,8 @@ class CardsStrategy(heuristics.Strategy[Cards, CardAction]):
 
     def search_actions(self, state: Cards, seat: int) -> list[CardAction]:
         return search_actions(state, seat)
+
+    def explain(
+        self, bot: Bot, view: View, action: CardAction, events: list[Event] | None
+    ) -> dict[str, Any] | None:
+        return explain(view, action, events)

@@ -1,11 +1,12 @@
 """What the bots know about Muggins dominoes (RULES.md §1)."""
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..games.base import View
-from ..games.dominoes import LEFT, TILES, DominoAction, Dominoes, tile_id
+from ..games.base import Event, View
+from ..games.dominoes import IS_DOUBLE, LEFT, TILES, DominoAction, Dominoes, tile_id, tile_str
 from . import heuristics
 
 if TYPE_CHECKING:
@@ -81,6 +82,25 @@ def greedy(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
     return best[1]
 
 
+def explain(
+    view: View, action: DominoAction, legal: list[DominoAction], events: list[Event] | None
+) -> dict[str, Any] | None:
+    """What the play scores now (the engine's credit, RULES.md §1: the ends a multiple of
+    five); else the double it keeps for later when one could have been played."""
+    if action.type != "play":
+        return None
+    seat = view["seat"]
+    points = sum(e["credit"] for e in events or () if e["type"] == "play" and e["seat"] == seat)
+    if points > 0:
+        return {"key": "scores", "points": points}
+    doubles = {a.tile for a in legal if a.type == "play" and IS_DOUBLE[a.tile]}
+    doubles.discard(action.tile)
+    if doubles:
+        kept = max(doubles, key=lambda t: TILES[t][0])
+        return {"key": "keeps_double", "tile": tile_str(kept)}
+    return None
+
+
 class DominoesStrategy(heuristics.Strategy[Dominoes, DominoAction]):
     """Muggins dominoes: the greedy choice weighs the count, the reply and variety."""
 
@@ -89,3 +109,9 @@ class DominoesStrategy(heuristics.Strategy[Dominoes, DominoAction]):
 
     def greedy(self, bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
         return greedy(bot, view, legal)
+
+    def explain(
+        self, bot: Bot, view: View, action: DominoAction, events: list[Event] | None
+    ) -> dict[str, Any] | None:
+        legal = [a for a in bot.legal(view) if isinstance(a, DominoAction)]
+        return explain(view, action, legal, events)

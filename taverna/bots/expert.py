@@ -9,6 +9,7 @@ rollout to the end of the hand. Rewards are per seat, from the change of
 each side's standing over the rollout (see :func:`heuristics.standing`).
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import math
@@ -31,6 +32,22 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+
+
+def _decided(root: _Node, allowed: set[Action], left: int) -> bool:
+    """Whether the search's choice (the allowed child of the root with the most visits)
+    can no longer change in the ``left`` iterations to come: its lead over every other
+    one is larger than the visits they could still get. Stopping then is exact: the
+    same choice as the whole budget's, for less."""
+    first = second = 0
+    for a, child in root.children.items():
+        if a in allowed:
+            v = child.visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+    return first - second > left
 
 
 class ExpertBot(Bot):
@@ -60,8 +77,12 @@ class ExpertBot(Bot):
         default_c = known.exploration
         self.exploration = self.number_option("exploration", default_c, minimum=0)
         self.margin = self.number_option("margin", known.margin, minimum=0)
+        #: the last search's estimate of each root action: its mean reward for the bot's
+        #: seat (the game's ``Strategy.reward``; a hint says it: taverna.bots.hint)
+        self.estimates: dict[Action, float] = {}
 
     def choose(self, view: View) -> Action | None:
+        self.estimates = {}
         legal = self.legal(view)
         optional = heuristics.optional_action(self, view, legal)
         if optional is not None or not legal or not self.must_act(view):
@@ -73,18 +94,31 @@ class ExpertBot(Bot):
         heuristics.chosen(self, view, action)
         return heuristics.slip(self, view, legal, action)
 
+    def signals(self, view: View) -> list[str]:
+        return heuristics.signals(self, view)
+
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)
         rng = self.rng
         deadline = time.perf_counter() + self.seconds
-        sample = heuristics.sampler(self, view)
+        sample = heuristics.playout_sampler(self, view)
         if self.paired:
             return self._paired(view, legal, sample, deadline)
-        for i in range(self.iterations):
-            self._iterate(root, sample())
-            if i & 31 == 31 and time.perf_counter() > deadline:
-                break
         allowed = set(legal)
+        strat = heuristics.strategy(self.game)
+        total = self.iterations
+        for i in range(total):
+            self._iterate(root, sample(), strat)
+            if i & 15 == 15:
+                if time.perf_counter() > deadline:
+                    break
+                if _decided(root, allowed, total - i - 1):
+                    break
+        self.estimates = {
+            a: child.total / child.visits
+            for a, child in root.children.items()
+            if a in allowed and child.visits
+        }
         ranked = sorted(
             ((child.visits, child.total, a) for a, child in root.children.items() if a in allowed),
             key=lambda x: (x[0], x[1]),
@@ -115,37 +149,43 @@ class ExpertBot(Bot):
         me = self.seat
         allowed = set(legal)
         base = heuristics.anchor(self, view, legal)
+        strat = heuristics.strategy(self.game)
         actions: list[Action] = []
         totals: list[float] = []
         squares: list[float] = []
+        sums: list[float] = []  # each action's own rewards, for its estimate
         done = n = 0
         while done < self.iterations:
             state = sample()
             if not actions:
-                actions = [a for a in heuristics.search_actions(state, me) if a in allowed]
+                actions = [a for a in strat.search_actions(state, me) if a in allowed]
                 actions = actions or legal
                 if base is not None and base not in actions:
                     actions.append(base)
                 totals = [0.0] * len(actions)
                 squares = [0.0] * len(actions)
+                sums = [0.0] * len(actions)
             hand = state.hand_no
-            before = heuristics.standing(state)
+            before = strat.standing(state)
             seed = rng.getrandbits(64)
             values = []
             for j, a in enumerate(actions):
-                # the sample deals from the bot's own generator, and so does each copy
-                s = state.clone(rng=rng) if j + 1 < len(actions) else state
+                # each copy reshuffles (Mus) from the bot's own generator, as the sample
+                # does; neither deals another hand (the playout ends with this one)
+                s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
                 s.apply(a)
-                self._rollout(s, random.Random(seed), hand)
-                values.append(heuristics.rewards(s, before)[me])
+                self._rollout(s, random.Random(seed), hand, strat)
+                values.append(strat.reward(s, before)[me])
             ref = values[actions.index(base)] if base is not None else 0.0
             for j, v in enumerate(values):
                 totals[j] += v - ref
                 squares[j] += (v - ref) ** 2
+                sums[j] += v
             n += 1
             done += len(actions)
             if time.perf_counter() > deadline:
                 break
+        self.estimates = {a: sums[j] / n for j, a in enumerate(actions)}
         if base is None:
             return actions[max(range(len(actions)), key=totals.__getitem__)]
         # each action's paired gain over the anchor, less ``margin`` standard errors: a
@@ -161,31 +201,35 @@ class ExpertBot(Bot):
         return actions[best]
 
     @staticmethod
-    def _rollout(state: State, rng: random.Random, hand: int) -> None:
-        depth = heuristics.strategy(state).depth
+    def _rollout(
+        state: State, rng: random.Random, hand: int, strat: heuristics.AnyStrategy | None = None
+    ) -> None:
+        strat = strat or heuristics.strategy(state)
+        depth = strat.depth
+        step = strat.rollout
         while not state.over and state.hand_no == hand and state.to_act and depth > 0:
-            heuristics.rollout_step(state, rng)
+            step(state, rng)
             depth -= 1
 
-    def _iterate(self, root: _Node, state: State) -> None:
+    def _iterate(self, root: _Node, state: State, strat: heuristics.AnyStrategy) -> None:
         rng = self.rng
         hand = state.hand_no
-        before = heuristics.standing(state)
+        before = strat.standing(state)
         node = root
         path: list[_Node] = []
         c = self.exploration
         me = self.seat
-        root_segment = heuristics.segment(state)
+        root_segment = strat.segment(state)
         while not state.over and state.hand_no == hand:
-            seat = heuristics.actor(state)
+            seat = strat.actor(state)
             if seat is None:
                 break
-            if not heuristics.branches(state, seat, me, root_segment):
-                if heuristics.segment(state) != root_segment:
+            if not strat.branches(state, seat, me, root_segment):
+                if strat.segment(state) != root_segment:
                     break  # nothing left to branch on: the rollout plays on
-                heuristics.rollout_step(state, rng)  # another seat plays its policy
+                strat.rollout(state, rng)  # another seat plays its policy
                 continue
-            acts = heuristics.search_actions(state, seat)
+            acts = strat.search_actions(state, seat)
             children = node.children
             untried = []
             best = None
@@ -211,8 +255,8 @@ class ExpertBot(Bot):
             node = children[best]
             state.apply(best)
             path.append(node)
-        self._rollout(state, rng, hand)
-        rewards = heuristics.rewards(state, before)
+        self._rollout(state, rng, hand, strat)
+        rewards = strat.reward(state, before)
         for n in path:
             n.visits += 1
             n.total += rewards[n.seat]

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from ..games.base import Action, State, View
+from ..games.base import Action, Dealer, Event, State, View, below
 from ..registry import PluginError, parts
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 #: the state class of the game a strategy knows, and its action class
 S = TypeVar("S", bound=State[Any])
 A = TypeVar("A", bound=Action)
+T = TypeVar("T")
 
 
 class Strategy(Generic[S, A]):
@@ -33,6 +34,7 @@ class Strategy(Generic[S, A]):
     Numbers: ``exploration`` (UCB constant), ``paired`` (the expert compares its root
     actions on common random numbers), ``margin`` (standard errors a paired search's
     choice must beat the anchor by), ``iterations`` (search iterations per decision),
+    ``review_samples`` (sampled deals a review of a decision plays its candidates out on),
     ``depth`` (actions a rollout plays at most), ``scale`` (points that make a clear
     difference: rewards pass through tanh), ``number_options`` (the game's own bot
     options, checked when a bot is made).
@@ -41,16 +43,25 @@ class Strategy(Generic[S, A]):
     #: the game's record name
     game: ClassVar[str] = ""
     number_options: ClassVar[tuple[str, ...]] = ()
+    #: the game's own bot options that take one of a few words (``{"senas": ("read",
+    #: "ignore")}``), the first the default; checked when a bot is made
+    choice_options: ClassVar[dict[str, tuple[str, ...]]] = {}
     exploration: ClassVar[float] = 0.7
     paired: ClassVar[bool] = False
     margin: ClassVar[float] = 2.0
     iterations: ClassVar[int] = 1200
+    #: sampled deals a review plays each candidate action out on (taverna.bots.review)
+    review_samples: ClassVar[int] = 256
     depth: ClassVar[int] = 10_000
     scale: ClassVar[float] = 10.0
 
     def greedy(self, bot: Bot, view: View, legal: list[A]) -> A:
         """The best immediate choice (greedy bots, rollouts' anchors)."""
         return bot.rng.choice(legal)
+
+    def signals(self, bot: Bot, view: View) -> list[str]:
+        """The signals (Mus señas) the bot makes now, from those its view allows."""
+        return []
 
     def optional(self, bot: Bot, view: View, legal: list[A]) -> A | None:
         """What a bot does with a right to act out of turn (claims, Muggins! calls)."""
@@ -62,7 +73,7 @@ class Strategy(Generic[S, A]):
 
     def rollout(self, state: S, rng: random.Random) -> None:
         """Apply one quick, reasonable action (search rollouts)."""
-        state.apply(rng.choice(state.legal_actions()))
+        state.apply(pick(rng, state.legal_actions()))
 
     def standing(self, state: S) -> list[float]:
         """Each seat's standing, whose change over a rollout is that seat's gain."""
@@ -97,6 +108,14 @@ class Strategy(Generic[S, A]):
         """The action a paired search keeps unless another one is clearly better."""
         return None
 
+    def explain(
+        self, bot: Bot, view: View, action: A, events: list[Event] | None
+    ) -> dict[str, Any] | None:
+        """Why ``action`` is good, in a few words a client translates: ``{"key": "scores",
+        "points": 15}``; ``events`` are what it does on a state sampled from ``view``
+        (None if none could be). None: nothing to say but the search's estimate."""
+        return None
+
     def reward(self, state: S, before: list[float]) -> list[float]:
         """Per seat in [-1, 1]: own gain against the best opponent's, a won game fully."""
         after = self.standing(state)
@@ -109,6 +128,12 @@ class Strategy(Generic[S, A]):
             rival = max(gain[o] for o in range(n) if not _same_side(state, o, s))
             out.append(math.tanh((gain[s] - rival) / self.scale))
         return out
+
+
+def pick(rng: random.Random, options: Sequence[T]) -> T:
+    """One of ``options`` at random, for the searches' hot loops: ``rng.choice`` draws
+    its index bit by bit in Python, this one float (:func:`~taverna.games.base.below`)."""
+    return options[below(rng, len(options))]
 
 
 #: a strategy of any game, as the bots and the search call it
@@ -156,6 +181,11 @@ def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
     return choice
 
 
+def signals(bot: Bot, view: View) -> list[str]:
+    made: list[str] = strategy(bot.game).signals(bot, view)
+    return made
+
+
 def turn_actions(bot: Bot, legal: list[Action]) -> list[Action]:
     """The legal actions that take the turn (without the game's optional rights, such as
     claims and calls)."""
@@ -171,10 +201,6 @@ def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:
 def slip(bot: Bot, view: View, legal: list[Action], action: Action) -> Action:
     made: Action = strategy(bot.game).slip(bot, view, legal, action)
     return made
-
-
-def rollout_step(state: State, rng: random.Random) -> None:
-    strategy(state).rollout(state, rng)
 
 
 def standing(state: State) -> list[float]:
@@ -193,6 +219,25 @@ def sampler(bot: Bot, view: View) -> Callable[[], State[Any]]:
     return strategy(bot.game).sampler(bot, view)
 
 
+def playout_sampler(bot: Bot, view: View) -> Callable[[], State[Any]]:
+    """The game's sampler for a search whose playouts end with the hand: each sample
+    deals no new hand (:meth:`State.deal_no_more_hands`: the shuffle nobody looks at)."""
+    draw = strategy(bot.game).sampler(bot, view)
+
+    def sample() -> State[Any]:
+        state = draw()
+        state.deal_no_more_hands()
+        return state
+
+    return sample
+
+
+def playout_copy(state: State, rng: random.Random) -> State:
+    """A copy of a sample to play out to the end of its hand: its reshuffles (Mus) from
+    ``rng``, no new hand dealt."""
+    return state.clone(rng=Dealer(rng=rng, hands=False))
+
+
 def chosen(bot: Bot, view: View, action: Action) -> None:
     strategy(bot.game).chosen(bot, view, action)
 
@@ -207,6 +252,13 @@ def branches(state: State, seat: int, root_seat: int, root_segment: Hashable) ->
 
 def anchor(bot: Bot, view: View, legal: list[Action]) -> Action | None:
     return strategy(bot.game).anchor(bot, view, legal)
+
+
+def explain(
+    bot: Bot, view: View, action: Action, events: list[Event] | None
+) -> dict[str, Any] | None:
+    why: dict[str, Any] | None = strategy(bot.game).explain(bot, view, action, events)
+    return why
 
 
 def rewards(state: State, before: list[float]) -> list[float]:

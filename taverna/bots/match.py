@@ -27,6 +27,7 @@ class Outcome:
     decisions: list[int] = field(default_factory=list)  # per seat
     seconds: list[float] = field(default_factory=list)  # per seat
     slowest: list[float] = field(default_factory=list)  # per seat: the longest decision
+    cpu: list[float] = field(default_factory=list)  # per seat: processor seconds
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -36,17 +37,22 @@ def decide(
     timing: list[float] | None = None,
     asked: list[int] | None = None,
     slowest: list[float] | None = None,
+    cpu: list[float] | None = None,
 ) -> Action | None:
-    """Ask the acting seats' bots, optional rights first; the first action wins."""
+    """Ask the acting seats' bots, optional rights first; the first action wins.
+    ``timing`` adds each seat's wall-clock seconds, ``cpu`` its processor seconds (this
+    process's: the same on a loaded machine)."""
     acting = state.to_act
     if not acting:
         return None
     views = [(s, state.view(s)) for s in acting]
     views.sort(key=lambda sv: sv[1].get("turn") == sv[0])  # the turn seat last
     for seat, view in views:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = bots[seat].choose(view)
         spent = time.perf_counter() - t0
+        if cpu is not None:
+            cpu[seat] += time.process_time() - c0
         if timing is not None:
             timing[seat] += spent
         if slowest is not None and spent > slowest[seat]:
@@ -62,17 +68,34 @@ def decide(
     return None
 
 
+def make_signals(state: State, bots: list[Bot], seed: int) -> int:
+    """Ask every seat's bot for the signals it makes now (Mus señas), in seat order, and
+    make them, each caught as the game draws it from ``seed`` (:meth:`State.catches`);
+    returns how many were made. Nothing is asked while no signal may be made."""
+    made = 0
+    if not state.signals_open():
+        return made
+    for seat, bot in enumerate(bots):
+        for sign in bot.signals(state.view(seat)):
+            state.make_signal(seat, sign, state.catches(seed, seat))
+            made += 1
+    return made
+
+
 def play_game(state: State, bots: list[Bot], seed: int = 0, max_hands: int = 200) -> Outcome:
-    """Play ``state`` to its end (or ``max_hands`` hands: then a draw) with one bot per seat."""
+    """Play ``state`` to its end (or ``max_hands`` hands: then a draw) with one bot per seat;
+    after each action, the bots make the signals they want (:func:`make_signals`)."""
     n = state.seats
     decisions = [0] * n
     seconds = [0.0] * n
     slowest = [0.0] * n
+    cpu = [0.0] * n
     while not state.over and state.hand_no < max_hands:
-        action = decide(state, bots, seconds, decisions, slowest)
+        action = decide(state, bots, seconds, decisions, slowest, cpu)
         if action is None:
             break
         state.apply(action)
+        make_signals(state, bots, seed)
     result = state.result()
     return Outcome(
         seed=seed,
@@ -83,5 +106,6 @@ def play_game(state: State, bots: list[Bot], seed: int = 0, max_hands: int = 200
         decisions=decisions,
         seconds=seconds,
         slowest=slowest,
+        cpu=cpu,
         extra={k: v for k, v in result.items() if k in ("games", "cows")},
     )

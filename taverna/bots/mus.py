@@ -17,6 +17,11 @@ when very strong, órdago when near-certain or when the game is nearly lost.
 An opponent's bet is a signal: the answering hand's probability is
 discounted for each bet the other pair made in the lance.
 
+Señas (RULES.md §3): both levels make every seña their view allows
+(``may_signal``); the greedy policy reads those it sees when it opens a lance
+(:func:`told_p`), and the expert's samples deal the other hands consistently
+with them (``Mus.sample``). The option ``senas=ignore`` makes a bot read none.
+
 The expert samples hidden hands consistent with the announcements, weighted
 by how likely the greedy policy would have played the betting seen so far
 (:func:`sampler`), branches only on its own decisions of the current phase
@@ -25,6 +30,7 @@ scores a rollout by the change of each pair's expected games won
 (:func:`standing`).
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import bisect
@@ -35,9 +41,9 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..games.base import State, View
+from ..games.base import Event, State, View
 from ..games.mus import (
     ACCEPT,
     ACCEPTED,
@@ -64,7 +70,8 @@ from ..games.mus import (
     Mus,
     MusAction,
 )
-from ..games.mus.hands import CARD_CLASS, card_id, evaluate, juego_bonus
+from ..games.mus.hands import CARD_CLASS, card_id, evaluate, hand_value, juego_bonus
+from ..games.mus.senas import holds
 from . import heuristics
 
 if TYPE_CHECKING:
@@ -138,6 +145,9 @@ PARAMS: dict[str, float] = {
     "bluff": 0.04,  # chance of a small bet with a weak hand
     "desperate": 0.25,  # below this game-win chance, near the end, órdago is worth it
     "read": 1.0,  # 0: never lower ``trust`` for a pair that bets too often (see Reading)
+    # 1: read the señas seen when answering a bet too, not only when opening a lance
+    # (measured worse: docs/bots.md, "What señas are worth")
+    "senas_answer": 0.0,
 }
 
 #: expected bonus stones of a holder whose hand is unknown (par/medias/duples; juego 2 or 3)
@@ -248,6 +258,8 @@ def discount(
     us: int,
     them: int,
     params: dict[str, float],
+    *,
+    partner_told: bool = False,
 ) -> float:
     """The answering pair's chance once the other pair's betting is taken into account.
 
@@ -276,15 +288,122 @@ def discount(
                 partner_bet = True
         elif code == REJECT and s == seat ^ 2:
             partner_rejected = True
-    if partner_bet:
+    if partner_bet and not partner_told:
         p = 1 - (1 - p) * (1 - params["partner_bet"])
-    if partner_rejected:
+    if partner_rejected and not partner_told:
         p *= 0.85
     if q <= 0:
         return p
     honest = max(0.0, (p - q) / (1 - q))
     trust = params["trust"]
     return trust * honest + (1 - trust) * p
+
+
+# ------------------------------------------------------------------ señas
+
+#: cards of each class in the deck (aces and kings are eight: twos and threes count)
+_CLASS_CARDS = tuple(tuple(c for c in range(40) if CARD_CLASS[c] == k) for k in range(8))
+
+
+@cache
+def _every_hand() -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Each of the table's 330 hands as four card ids, with how many deals give it."""
+    out = []
+    for key in strength().hands:
+        classes = [int(ch) for ch in key]
+        cards: list[int] = []
+        weight = 1.0
+        for k in set(classes):
+            n = classes.count(k)
+            cards.extend(_CLASS_CARDS[k][:n])
+            weight *= math.comb(len(_CLASS_CARDS[k]), n)
+        out.append((tuple(cards), weight))
+    return tuple(out)
+
+
+@cache
+def _told_p(
+    signs: frozenset[str], lance: int, punto: bool, pos: int, pat: int, held: bool | None
+) -> float | None:
+    """The mean chance that a seat's pair wins ``lance`` (its announcement pattern
+    ``pat``) over the hands that hold every one of ``signs`` and fit what was announced
+    of the seat (``held``: whether it holds pares, or juego, in those lances); None
+    when no hand does."""
+    t = strength()
+    total = weight = 0.0
+    for cards, w in _every_hand():
+        if not all(holds(x, cards) for x in signs):
+            continue
+        v = hand_value(cards)
+        if lance == PARES and held is not None and bool(v.pares_kind) != held:
+            continue
+        if lance == JUEGO and (v.juego > 0) != (False if punto else bool(held)):
+            continue
+        h = t.hand(cards)
+        if lance == GRANDE:
+            p = t.grande[h][pos]
+        elif lance == CHICA:
+            p = t.chica[h][pos]
+        elif lance == PARES:
+            row = t.pares[h]
+            p = row[pos][pat] if row else 0.0
+        elif punto:
+            prow = t.punto[h]
+            p = prow[pos] if prow else 0.5
+        else:
+            row = t.juego[h]
+            p = row[pos][pat] if row else 0.0
+        total += w * p
+        weight += w
+    return total / weight if weight else None
+
+
+def told_p(
+    p: float,
+    seat: int,
+    mano: int,
+    lance: int,
+    punto: bool,
+    holders: Sequence[int],
+    told: dict[int, frozenset[str]],
+) -> float:
+    """Our pair's chance in ``lance``, ``p`` (from our hand, the others random), once the
+    señas seen are taken into account (RULES.md §3 Señas: a seña is always true).
+
+    The table's ``p`` is one minus the chance that neither of us wins: with each hand's
+    chance of winning alone ``a``, ``1 - p = (1 - a_me) (1 - a_partner)``, a random
+    partner's part being the mean over every hand. A partner's señas put its mean over
+    the hands that hold them in place of the mean over all:
+    ``1 - p' = (1 - p) (1 - p_told) / (1 - p_all)``. An opponent's seat mirrors it: its
+    pair's chance ``1 - p`` is worked out from its side the same way.
+    """
+    for x, signs in told.items():
+        if not signs or x == seat:
+            continue
+        pat = pattern(x, holders)
+        held = (x in holders) if lance >= PARES and not punto else None
+        pos = (x - mano) % 4
+        known = _told_p(signs, lance, punto, pos, pat, held)
+        anyone = _told_p(frozenset(), lance, punto, pos, pat, held)
+        if known is None or anyone is None or anyone >= 0.999:
+            continue
+        if (x ^ seat) & 1 == 0:  # the partner
+            p = 1 - (1 - p) * (1 - known) / (1 - anyone)
+        else:
+            p = p * (1 - known) / (1 - anyone)
+    return min(1.0, max(0.0, p))
+
+
+def _told(bot: Any, view: View) -> dict[int, frozenset[str]]:
+    """The señas the bot's seat saw made by others this hand, by seat (none when the
+    bot's option ``senas`` is ``ignore``)."""
+    if bot.options.get("senas", "read") == "ignore":
+        return {}
+    seen: dict[int, set[str]] = {}
+    for e in view.get("signals", ()):
+        if e["seat"] != view["seat"]:
+            seen.setdefault(e["seat"], set()).add(e["sign"])
+    return {x: frozenset(v) for x, v in seen.items()}
 
 
 def best_keep(t: Strength, hand: Sequence[int], pos: int) -> tuple[int, ...]:
@@ -317,8 +436,10 @@ def decide(
     stones: Sequence[int],
     rng: random.Random,
     params: dict[str, float] = PARAMS,
+    told: dict[int, frozenset[str]] | None = None,
 ) -> tuple[int, int, tuple[int, ...]]:
-    """The policy's choice for ``seat``: (action code, amount, discarded cards)."""
+    """The policy's choice for ``seat``: (action code, amount, discarded cards);
+    ``told``: the señas seen, by seat (:func:`told_p`)."""
     t = strength()
     pos = (seat - mano) % 4
     if phase == DISCARD:
@@ -329,10 +450,15 @@ def decide(
     team = seat & 1
     us, them = stones[team], stones[1 - team]
     p = lance_p(t, h, pos, lance, punto, seat, holders)
+    if told and (phase == SPEAK or params["senas_answer"]):
+        p = told_p(p, seat, mano, lance, punto, holders, told)
     if phase == SPEAK:
         code, amount = speak(t, p, us, them, rng, params)
         return code, amount, ()
-    p = discount(t, p, seat, betting, us, them, params)
+    # a partner whose señas were read has told its hand already: its bet or refusal says
+    # no more about it (and was made knowing ours), so it is not counted twice
+    partner_told = bool(params["senas_answer"]) and told is not None and bool(told.get(seat ^ 2))
+    p = discount(t, p, seat, betting, us, them, params, partner_told=partner_told)
     v = evaluate(hand)
     ours, theirs = _bonuses(lance, punto, seat, holders, v.points, v.pares_kind)
     code, amount = answer(
@@ -395,9 +521,10 @@ class Reading:
     which are answered, against passes, which may close the lance unseen).
     """
 
-    PRIOR = 10.0  # pseudo-observations at a sensible rate
-    SENSIBLE = 0.4  # about the greedy policy's share of openings with a bet or órdago ...
-    LOOSE = 0.75  # ... and random play's
+    PRIOR: ClassVar[float] = 10.0  # pseudo-observations at a sensible rate
+    #: about the greedy policy's share of openings with a bet or órdago ...
+    SENSIBLE: ClassVar[float] = 0.4
+    LOOSE: ClassVar[float] = 0.75  # ... and random play's
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -517,6 +644,7 @@ def greedy(bot: Any, view: View, legal: list[MusAction]) -> MusAction:
         stones=view["stones"],
         rng=bot.rng,
         params=params,
+        told=_told(bot, view),
     )
     return _match(legal, code, amount, cards)
 
@@ -780,12 +908,17 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
     ROLLOUT_PARAMS[1 - (me & 1)] = theirs
     game, rng = bot.game, bot.rng
     sample = game.sample
+    if view.get("signals") and bot.options.get("senas", "read") == "ignore":
+        view = {**view, "signals": []}  # the samples deal as if no seña had been seen
     if view["phase"] in ("mus", "discard") or (not view["lances"] and not view["betting"]):
         return lambda: sample(view, rng)
     pool: list[Mus] = []
     weights: list[float] = []
+    # a fixed pool (option ``pool``) when asked for: the same samples on any machine
+    size = int(bot.options.get("pool", POOL))
+    timed = "pool" not in bot.options
     stop = time.perf_counter() + float(bot.options.get("pool_seconds", POOL_SECONDS))
-    while len(pool) < POOL and (len(pool) < 8 or time.perf_counter() < stop):
+    while len(pool) < size and (not timed or len(pool) < 8 or time.perf_counter() < stop):
         s = sample(view, rng)
         assert isinstance(s, Mus)
         pool.append(s)
@@ -816,18 +949,55 @@ def branches(state: Mus, seat: int, root_seat: int, root_segment: Hashable) -> b
     return seat == root_seat and segment(state) == root_segment
 
 
+#: a hint's word for a move in a lance: the pair likely wins it (the move counts on it)
+#: or likely loses it (the move keeps out of it)
+_COUNTS_ON_IT = frozenset({"bet", "raise", "ordago", "accept"})
+_KEEPS_OUT = frozenset({"pass", "reject"})
+
+
+def explain(bot: Any, view: View, action: MusAction) -> dict[str, Any] | None:
+    """In a lance, the pair's chance of winning it as the policy reads it from the
+    seat's hand and the señas it saw (:func:`lance_p`, :func:`told_p`), when the move
+    agrees with it: a bet or an acceptance on a likely win, a pass or a refusal on a
+    likely loss."""
+    if view["phase"] not in ("speak", "answer") or view.get("lance_slot") is None:
+        return None
+    t = strength()
+    seat, mano, lance, punto = view["seat"], view["mano"], view["lance_slot"], view["punto"]
+    holders = _holders(view)
+    hand = t.hand([card_id(c) for c in view["hand"]])
+    p = lance_p(t, hand, (seat - mano) % 4, lance, punto, seat, holders)
+    told = _told(bot, view)
+    if told:
+        p = told_p(p, seat, mano, lance, punto, holders, told)
+    facts = {"lance": view["lance"], "chance": round(100 * p)}
+    if action.type in _COUNTS_ON_IT and p >= 0.5:
+        return {"key": "pair_wins", **facts}
+    if action.type in _KEEPS_OUT and p < 0.5:
+        return {"key": "pair_loses", **facts}
+    return None
+
+
 class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
 
     game = "mus"
-    number_options = (*PARAMS, "pool_seconds")
+    number_options = (*PARAMS, "pool_seconds", "pool")
+    #: ``senas``: ``read`` the señas seen (the greedy policy's estimates, the expert's
+    #: samples) or ``ignore`` them (both make theirs): to measure what reading is worth
+    choice_options: ClassVar[dict[str, tuple[str, ...]]] = {"senas": ("read", "ignore")}
     scale = 1.0
     exploration = 0.3
     iterations = 3000  # about 0.4 s a decision on one core
+    review_samples = 96  # a Mus rollout costs more: about 0.1 s a decision reviewed
     paired = True
 
     def greedy(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction:
         return greedy(bot, view, legal)
+
+    def signals(self, bot: Bot, view: View) -> list[str]:
+        # RULES.md §3 Señas: every seña the hand allows, as soon as it may be made
+        return list(view.get("may_signal", ()))
 
     def rollout(self, state: Mus, rng: random.Random) -> None:
         rollout(state, rng)
@@ -855,3 +1025,8 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
 
     def anchor(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction | None:
         return anchor(bot, view, legal)
+
+    def explain(
+        self, bot: Bot, view: View, action: MusAction, events: list[Event] | None
+    ) -> dict[str, Any] | None:
+        return explain(bot, view, action)

@@ -41,3 +41,6 @@ class GreedyBot(Bot):
         if len(turn) == 1:
             return turn[0]
         return heuristics.slip(self, view, legal, heuristics.greedy(self, view, turn))
+
+    def signals(self, view: View) -> list[str]:
+        return heuristics.signals(self, view)

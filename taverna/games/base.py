@@ -23,6 +23,7 @@ What only some seats may see sits under the ``"private"`` key,
 spectator, seat ``None``) may receive.
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random
@@ -33,6 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Generic, NoReturn, Self
+
+from mypy_extensions import mypyc_attr
 
 if sys.version_info >= (3, 13):
     from typing import TypeVar
@@ -114,8 +117,11 @@ class Setting:
     ``/api/games`` says, of the lobby's form and of the settings summary.
 
     ``kind`` is ``int`` (a whole number from ``minimum``, to ``maximum`` if any),
-    ``choice`` (one of ``choices``) or ``bool``. ``default`` is a value, or a function
-    of the seat count. ``hints`` name some values for people (``{21: "Strict 21"}``).
+    ``number`` (any number from ``minimum`` to ``maximum``, a chance say), ``choice``
+    (one of ``choices``) or ``bool``. ``default`` is a value, or a function of the
+    seat count. ``hints`` name some values for people (``{21: "Strict 21"}``).
+    ``quiet``: a record writes the setting only when it is not its default (a setting
+    added after records were kept, so that theirs stay as they were).
 
         >>> Setting("limit", "choice", 31, choices=(31, 21), hints={21: "Strict 21"}).check(25)
         Traceback (most recent call last):
@@ -127,9 +133,12 @@ class Setting:
     kind: str
     default: Any
     choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
+    # ``int | float``, not ``float``: compiled, a float field turns a whole number into
+    # a float (a form would be told 1.0 where 1 is meant)
+    minimum: int | float | None = None
+    maximum: int | float | None = None
     hints: Mapping[Any, str] = field(default_factory=dict)
+    quiet: bool = False
 
     def default_for(self, seats: int) -> Any:
         return self.default(seats) if callable(self.default) else self.default
@@ -162,6 +171,20 @@ class Setting:
                 else:
                     want = f"a whole number from {low} to {high}"
                 raise SettingsError(f"{self.name} must be {want}, not {value!r}")
+        elif self.kind == "number":
+            low, high = self.minimum, self.maximum
+            if (
+                not isinstance(value, (int, float))
+                or isinstance(value, bool)
+                or value != value  # NaN
+                or (low is not None and value < low)
+                or (high is not None and value > high)
+            ):
+                raise SettingsError(
+                    f"{self.name} must be a number from {low:g} to {high:g}, not {value!r}"
+                    if low is not None and high is not None
+                    else f"{self.name} must be a number, not {value!r}"
+                )
         else:  # pragma: no cover - a declaration's own mistake
             raise TypeError(f"setting {self.name}: unknown kind {self.kind!r}")
         return value
@@ -169,7 +192,7 @@ class Setting:
     def spec(self) -> dict[str, Any]:
         """What a form needs to ask for it: ``{"type", "min"/"max" | "choices"}``."""
         out: dict[str, Any] = {"type": self.kind}
-        if self.kind == "int":
+        if self.kind in ("int", "number"):
             if self.minimum is not None:
                 out["min"] = self.minimum
             if self.maximum is not None:
@@ -196,16 +219,21 @@ class Dealer:
 
     ``Dealer(rng=r)`` deals everything from the one generator ``r``, as search bots
     and benchmarks want (cheap, and the generator is their own). With neither, the
-    seed is drawn from system randomness.
+    seed is drawn from system randomness. ``hands=False``: a dealer of the current
+    hand's reshuffles only (Mus), whose game waits when the hand ends
+    (:meth:`State.deal_no_more_hands`).
     """
 
-    __slots__ = ("rng", "seed")
+    __slots__ = ("hands", "rng", "seed")
 
-    def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, rng: random.Random | None = None, hands: bool = True
+    ) -> None:
         if rng is None and seed is None:
             seed = secrets.randbits(64)
         self.seed = seed
         self.rng = rng
+        self.hands = hands
 
     def for_deal(self, deal: int, reshuffle: int | None = None) -> random.Random:
         """The generator of deal ``deal`` (from 0), or of its reshuffle ``reshuffle``."""
@@ -217,6 +245,22 @@ class Dealer:
 
     def __repr__(self) -> str:
         return "<Dealer of one generator>" if self.rng is not None else "<Dealer of a seed>"
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffle ``items`` in place (Fisher–Yates, an index from one float each): for the
+    samples a search draws by the thousand, where ``random.shuffle`` (an index drawn bit
+    by bit in Python) was half their cost. A deal keeps ``rng.shuffle``: a seed deals
+    what it always dealt."""
+    rand = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A number from 0 to ``n - 1`` at random, for the same samples (:func:`shuffle`)."""
+    return int(rng.random() * n)
 
 
 def dealer_of(rng: random.Random | Dealer | None, seed: int | None = None) -> Dealer | None:
@@ -273,6 +317,9 @@ def only_fields(obj: dict[str, Any], kind: str, *fields: str) -> None:
         raise InvalidAction(f"a {kind} takes no {sorted(extra)[0]!r}")
 
 
+# a game of another package subclasses these (docs/games.md), as Python classes even
+# when the engines are compiled (taverna/native.py)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Action(ABC):
     """A move by one seat. Small, immutable, printable as record notation."""
 
@@ -298,6 +345,7 @@ class Action(ABC):
 A = TypeVar("A", bound=Action, default=Action)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC, Generic[A]):
     """One game in progress: the protocol every game implements.
 
@@ -357,6 +405,44 @@ class State(ABC, Generic[A]):
     #: action types that are rights, not turns: any seat that holds one may use it
     #: while another seat is to move (Muggins cards: claims and calls)
     optional_actions: ClassVar[tuple[str, ...]] = ()
+    #: the signals partners may make (Mus señas), listed apart in a record's
+    #: ``signals`` (:meth:`replay_signal`); empty: the game has none
+    signal_signs: ClassVar[tuple[str, ...]] = ()
+    #: the game's own figures on a player's page (:meth:`figures`), in the order shown;
+    #: a client labels each with its strings' ``game.<game>.figure.<name>``; empty: none
+    figure_names: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def figures(cls, record: JSON, seat: int) -> dict[str, int]:
+        """What ``seat`` did in a finished game, as the game counts it for a player's
+        page: ``{name: count}`` for every name of :attr:`figure_names` (Muggins cards:
+        Muggins! calls made and suffered), from ``record`` (RULES.md §4) replayed by the
+        engine, so the events counted are exactly the game's. A game without figures
+        answers ``{}`` and replays nothing; one with them counts its events in
+        :meth:`count_figures`. A replay that stops at an illegal action counts the
+        events before it; a malformed record raises MalformedRecord.
+
+            >>> import json
+            >>> from taverna.games import get_game
+            >>> record = json.load(open("taverna/examples/dominoes-2p.json"))
+            >>> get_game("muggins-dominoes").figures(record, 0)
+            {'dominoes': 7, 'scoring_plays': 42}
+        """
+        if not cls.figure_names:
+            return {}
+        from .record import parse_record, replay  # records are made of games: import late
+
+        parsed = parse_record(record)
+        if parsed.game.game != cls.game:
+            raise MalformedRecord(f"a record of {parsed.game.game}, not of {cls.game}")
+        counted = cls.count_figures(replay(parsed).events, seat)
+        return {name: counted.get(name, 0) for name in cls.figure_names}
+
+    @classmethod
+    def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
+        """:meth:`figures` from the events of a whole game (omniscient, as a replay makes
+        them): what ``seat`` did, by figure name."""
+        return {}
 
     @classmethod
     def setting_specs(cls) -> dict[str, dict[str, Any]]:
@@ -379,6 +465,7 @@ class State(ABC, Generic[A]):
             "piece": cls.piece,
             "private_fields": list(cls.private_fields),
             "optional_actions": list(cls.optional_actions),
+            "figures": list(cls.figure_names),
             "settings": cls.setting_specs(),
             "defaults": {
                 n: cls.check_settings(n, {}) for n in range(cls.min_seats, cls.max_seats + 1)
@@ -596,6 +683,13 @@ class State(ABC, Generic[A]):
             copy._deals = self._deals[:]
         return copy
 
+    def deal_no_more_hands(self) -> None:
+        """Deal no new hand: when this one ends the game waits (:attr:`awaiting_deal`).
+        A search's playout stops there, and a deal it would never look at costs a
+        shuffle; a reshuffle within the hand (Mus) still comes from the dealer."""
+        if self._dealer is not None:
+            self._dealer = Dealer(self._dealer.seed, self._dealer.rng, hands=False)
+
     # ----------------------------------------------------------------- dealing
 
     @property
@@ -614,7 +708,7 @@ class State(ABC, Generic[A]):
         dealer's generator for it, else wait for one (:attr:`awaiting_deal`)."""
         if self._queue:
             return self._take_deal(self._queue.pop(), True)
-        if self._dealer is not None:
+        if self._dealer is not None and self._dealer.hands:
             rng = self._dealer.for_deal(self.hand_no + 1)
             return self._take_deal(self._random_deal(rng), False)
         self.awaiting = True
@@ -735,12 +829,40 @@ class State(ABC, Generic[A]):
         """Every action applied so far (empty for clones and samples, which keep no record)."""
         return list(self._log or [])
 
+    # ------------------------------------------------------------- signals
+
+    def signals_open(self) -> bool:
+        """Whether a seat may make a signal now (Mus: a seña in a lance, at a table that
+        plays them); a driver asks its players for theirs only then."""
+        return False
+
+    def make_signal(self, seat: int, sign: str, caught_by: Sequence[int] = ()) -> JSON:
+        """Make a signal (Mus: a seña), caught by the seats ``caught_by``; returns its
+        record entry. IllegalAction when the rules refuse it; a game without
+        :attr:`signal_signs` refuses every one."""
+        raise IllegalAction(f"{self.game} has no signals", "no_signals")
+
+    def catches(self, seed: int, seat: int) -> list[int]:
+        """The seats that catch the next signal ``seat`` makes, drawn from the game's
+        ``seed`` apart from its deals (Mus: :func:`~taverna.games.mus.senas.draw_catches`)."""
+        return []
+
+    def replay_signal(self, entry: JSON) -> JSON:
+        """Make the signal of a record's ``signals`` entry at its place (:meth:`make_signal`)."""
+        return self.make_signal(entry["seat"], entry["sign"], entry["caught_by"])
+
+    @classmethod
+    def record_settings(cls, settings: Mapping[str, Any]) -> JSON:
+        """The settings as a record writes them: all but a ``quiet`` one at its default."""
+        quiet = {x.name: x.default for x in cls.settings_declared if x.quiet}
+        return {k: v for k, v in settings.items() if k not in quiet or v != quiet[k]}
+
     def record(self) -> JSON:
         """The record of this game so far (RULES.md §4)."""
         return {
             "game": self.game,
             "seats": self.seats,
-            "settings": dict(self.settings),
+            "settings": self.record_settings(self.settings),
             "deals": [self.deal_json(d) for d in self.deals_used],
             "actions": [a.to_json() for a in self.actions_played],
         }

@@ -79,6 +79,7 @@ player, ``last`` points, credit or pending, next ``leader``), ``round_end``,
 scores are always the sum of the credits.
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random
@@ -104,8 +105,10 @@ from .base import (
     State,
     View,
     action_seat,
+    below,
     not_an_action,
     only_fields,
+    shuffle,
 )
 
 # ------------------------------------------------------------------ the deck
@@ -353,6 +356,8 @@ class Cards(State[CardAction]):
         Setting("muggins", "bool", True),
         Setting("muggins_on_last", "bool", False),
     )
+    #: a player's page counts (:meth:`count_figures`) Muggins! calls made and suffered
+    figure_names: ClassVar[tuple[str, ...]] = ("muggins_made", "muggins_suffered")
 
     #: each seat's score
     scores: list[int]
@@ -392,6 +397,18 @@ class Cards(State[CardAction]):
                 "muggins_on_last needs muggins on: at a No-Muggins table every score, "
                 "'last' included, is credited automatically"
             )
+
+    @classmethod
+    def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
+        """The Muggins! calls ``seat`` made (it took an opponent's unclaimed points) and
+        those it suffered (an opponent took its own), RULES.md §2 The muggins rule: one
+        ``muggins`` event each, its ``seat`` the caller and ``from`` the scorer."""
+        made = suffered = 0
+        for e in events:
+            if e["type"] == "muggins":
+                made += e["seat"] == seat
+                suffered += e["from"] == seat
+        return {"muggins_made": made, "muggins_suffered": suffered}
 
     # ------------------------------------------------------ construction
 
@@ -750,7 +767,9 @@ class Cards(State[CardAction]):
             total=t,
         )
 
-    def apply(self, action: CardAction) -> list[Event]:
+    # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
+    # before the body's own refusal says what to do instead (not_an_action)
+    def apply(self, action: object) -> list[Event]:
         if not isinstance(action, CardAction):
             raise not_an_action(self, action)
         kind = action.type
@@ -1199,11 +1218,11 @@ class Cards(State[CardAction]):
             fits = [i for i, c in enumerate(pool) if VALUE[c] >= m] if m else None
             if fits is not None and not fits:
                 raise SampleError("no deal of the unseen cards fits what the view shows")
-            i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
+            i = below(rng, len(pool)) if fits is None else fits[below(rng, len(fits))]
             hands[s].append(pool[i])
             pool[i] = pool[-1]
             pool.pop()
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for h in hands:
             h.sort()
         state.hands = hands

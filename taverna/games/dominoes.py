@@ -15,6 +15,7 @@ mask, the line is known by its two open ends. That keeps :meth:`legal_actions`,
     [10]
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random
@@ -37,8 +38,10 @@ from .base import (
     State,
     View,
     action_seat,
+    below,
     not_an_action,
     only_fields,
+    shuffle,
 )
 
 # ---------------------------------------------------------------- the set
@@ -218,6 +221,9 @@ class Dominoes(State[DominoAction]):
         # RULES.md §1 Deal: 250 for two players, 200 for three or four
         Setting("target", "int", lambda seats: 250 if seats == 2 else 200, minimum=1),
     )
+    #: a player's page counts (:meth:`count_figures`) the hands they dominoed and their
+    #: placements credited (RULES.md §1 has no Muggins! call: every count is credited)
+    figure_names: ClassVar[tuple[str, ...]] = ("dominoes", "scoring_plays")
 
     #: each seat's score
     scores: list[int]
@@ -252,6 +258,20 @@ class Dominoes(State[DominoAction]):
     def default_target(seats: int) -> int:
         """250 for two players, 200 for three or four (RULES.md §1 Deal)."""
         return 250 if seats == 2 else 200
+
+    @classmethod
+    def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
+        """The hands ``seat`` ended by placing its last tile (RULES.md §1 End of hand:
+        "domino") and its placements whose count was credited (Count after each
+        placement: a positive multiple of five)."""
+        dominoes = scoring = 0
+        for e in events:
+            kind = e["type"]
+            if kind == "play":
+                scoring += e["seat"] == seat and e["credit"] > 0
+            elif kind == "hand_end":
+                dominoes += e["reason"] == "domino" and e["winner"] == seat
+        return {"dominoes": dominoes, "scoring_plays": scoring}
 
     # ------------------------------------------------------ construction
 
@@ -445,7 +465,9 @@ class Dominoes(State[DominoAction]):
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, action: DominoAction) -> list[Event]:
+    # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
+    # before the body's own refusal says what to do instead (not_an_action)
+    def apply(self, action: object) -> list[Event]:
         # The hot path of every search: playing and drawing are written out here,
         # with tables for the arithmetic; refusals and rare paths live in helpers.
         if not isinstance(action, DominoAction):
@@ -775,7 +797,7 @@ class Dominoes(State[DominoAction]):
         state.slots = [m[:] for m in excluded]
         used = {t for tiles in assignment for t in tiles}
         state.bone = [t for t in unknown if t not in used]
-        rng.shuffle(state.bone)
+        shuffle(rng, state.bone)
         return state
 
 
@@ -807,7 +829,7 @@ def _assign(
             fits = [i for i, t in enumerate(pool) if not PIP_MASK[t] & m] if m else None
             if fits is not None and not fits:
                 break
-            i = rng.randrange(len(pool)) if fits is None else rng.choice(fits)
+            i = below(rng, len(pool)) if fits is None else fits[below(rng, len(fits))]
             out[s].append(pool[i])
             pool[i] = pool[-1]
             pool.pop()

@@ -12,6 +12,7 @@ deals and actions.
     (0, True)
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import json
@@ -34,7 +35,8 @@ from .base import (
 #: exit statuses of `taverna replay` (RULES.md §4)
 OK, ILLEGAL, MALFORMED = 0, 1, 2
 
-_FIELDS = {"game", "seats", "settings", "deals", "actions"}
+_FIELDS = {"game", "seats", "settings", "deals", "actions", "signals"}
+_SIGNAL_FIELDS = {"seat", "sign", "after", "caught_by"}
 
 
 @dataclass
@@ -46,15 +48,64 @@ class Record:
     settings: dict[str, Any]
     deals: list[Any]
     actions: list[Action]
+    #: signals made beside the actions (Mus señas, RULES.md §3), in order of ``after``
+    signals: list[JSON] = field(default_factory=list)
 
     def to_json(self) -> JSON:
-        return {
+        out = {
             "game": self.game.game,
             "seats": self.seats,
-            "settings": dict(self.settings),
+            "settings": self.game.record_settings(self.settings),
             "deals": [self.game.deal_json(d) for d in self.deals],
             "actions": [a.to_json() for a in self.actions],
         }
+        if self.signals:
+            out["signals"] = [dict(x) for x in self.signals]
+        return out
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def parse_signals(cls: type[State], seats: int, raw: Any, n_actions: int) -> list[JSON]:
+    """A record's ``signals`` checked as data (RULES.md §3 Señas): each
+    ``{"seat", "sign", "after", "caught_by"}`` with a known sign, ``after`` from 0 to
+    the number of actions and never going back; raises MalformedRecord. Whether each
+    was true and in place is the replay's question."""
+    if not isinstance(raw, list):
+        raise MalformedRecord("signals must be a list")
+    if raw and not cls.signal_signs:
+        raise MalformedRecord(f"{cls.game} has no signals")
+    out: list[JSON] = []
+    last = 0
+    for i, x in enumerate(raw):
+        where = f"signal {i}"
+        if not isinstance(x, dict):
+            raise MalformedRecord(f"{where} must be an object")
+        missing = sorted(_SIGNAL_FIELDS - set(x))
+        extra = sorted(set(x) - _SIGNAL_FIELDS)
+        if missing or extra:
+            raise MalformedRecord(
+                f"{where} has no {missing[0]!r}" if missing else f"{where} takes no {extra[0]!r}"
+            )
+        seat, sign, after, caught = x["seat"], x["sign"], x["after"], x["caught_by"]
+        if not _whole(seat) or not 0 <= seat < seats:
+            raise MalformedRecord(f"{where}: seat must be 0..{seats - 1}, not {seat!r}")
+        if sign not in cls.signal_signs:
+            raise MalformedRecord(
+                f"{where}: {sign!r} is not a signal of {cls.game} ({', '.join(cls.signal_signs)})"
+            )
+        if not _whole(after) or not last <= after <= n_actions:
+            raise MalformedRecord(
+                f"{where}: after must be a number of actions from {last} to {n_actions} "
+                f"(signals in the order made), not {after!r}"
+            )
+        if not isinstance(caught, list) or not all(_whole(c) and 0 <= c < seats for c in caught):
+            raise MalformedRecord(f"{where}: caught_by must be a list of seats, not {caught!r}")
+        last = after
+        out.append({"seat": seat, "sign": sign, "after": after, "caught_by": list(caught)})
+    return out
 
 
 def parse_record(obj: Any) -> Record:
@@ -100,7 +151,8 @@ def parse_record(obj: Any) -> Record:
             actions.append(cls.parse_action(a, seats))
         except InvalidAction as e:
             raise MalformedRecord(f"action {i}: {e}") from None
-    return Record(cls, seats, settings, deals, actions)
+    signals = parse_signals(cls, seats, obj.get("signals", []), len(actions))
+    return Record(cls, seats, settings, deals, actions, signals)
 
 
 def load_record(text: str | bytes) -> Record:
@@ -120,6 +172,8 @@ class Replay:
     events: list[Event] = field(default_factory=list)
     error_index: int | None = None
     error: str | None = None
+    #: the index in the record's ``signals`` of the signal refused, if that was the error
+    error_signal: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -130,20 +184,36 @@ class Replay:
         out["events"] = [event_json(e) for e in self.events]
         if not self.ok:
             out["error"] = {"index": self.error_index, "message": self.error}
+            if self.error_signal is not None:
+                out["error"]["signal"] = self.error_signal
         return out
 
 
 def replay(record: Record) -> Replay:
-    """Apply a record's actions one by one; stop at the first illegal one."""
+    """Apply a record's actions one by one, each signal at its ``after``; stop at the
+    first illegal one (a signal's error names it: ``error_signal``)."""
     try:
         state = record.game.start(record.seats, record.settings, record.deals)
     except IllegalAction as e:
         raise MalformedRecord(str(e)) from None
     result = Replay(state, list(state.initial_events))
     events = result.events
-    for i, action in enumerate(record.actions):
+    signals = record.signals
+    k = 0
+    for i in range(len(record.actions) + 1):
+        while k < len(signals) and signals[k]["after"] == i:
+            try:
+                state.replay_signal(signals[k])
+            except IllegalAction as e:
+                result.error_index = i
+                result.error_signal = k
+                result.error = f"signal {k}: {e}"
+                return result
+            k += 1
+        if i == len(record.actions):
+            break
         try:
-            events.extend(state.apply(action))
+            events.extend(state.apply(record.actions[i]))
         except IllegalAction as e:
             result.error_index = i
             result.error = str(e)
@@ -167,7 +237,8 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     The spectator's view plus what each seat alone saw (the game's
     :attr:`~taverna.games.base.State.private_fields`): ``hands`` (each seat's
     ``hand``) and, for any other private field ``f``, ``f_by`` (one per seat): what a
-    replay shows once the game is over and nothing is secret.
+    replay shows once the game is over and nothing is secret. A step after which
+    signals were made (Mus señas) lists them, whole, in ``signals``.
     """
     rec = parse_record(record)
     state = rec.game.start(rec.seats, rec.settings, rec.deals)
@@ -185,9 +256,27 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
             "view": view,
         }
 
+    signals = rec.signals
+    done = 0
+
+    def signals_at(i: int) -> list[dict[str, Any]]:
+        # the signals made after action i - 1 (all shown: the game is over)
+        nonlocal done
+        out = []
+        while done < len(signals) and signals[done]["after"] == i:
+            out.append(state.replay_signal(signals[done]))
+            done += 1
+        return out
+
     steps = [step(None, state.initial_events)]
-    for action in rec.actions:
+    for i, action in enumerate(rec.actions):
+        made = signals_at(i)
+        if made:
+            steps[-1]["signals"] = made
         steps.append(step(action, state.apply(action)))
+    made = signals_at(len(rec.actions))
+    if made:
+        steps[-1]["signals"] = made
     # JSON keys of private parts are strings; a round trip makes the answer plain JSON
     plain: list[dict[str, Any]] = json.loads(json.dumps(steps))
     return plain

@@ -37,6 +37,7 @@ from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
 from .config import Config
 from .errors import Refused, answer, game_named
+from .figures import FigureBook
 from .logs import TableLog
 from .names import NameProblem, clean_name, seat_name, skeleton
 from .pages import page
@@ -339,6 +340,8 @@ class ClubHub(RoomHub):
         self.gate = Gate(config)
         # argon2 takes 64 MiB and some CPU per hash: a few at a time, whatever the load
         self.hashing = asyncio.Semaphore(2)
+        #: each game's own figures of the finished games profiles list, remembered
+        self.figures = FigureBook(store)
 
     async def open(self) -> int:
         filled = await self.accounts.fill_skeletons(skeleton)
@@ -384,7 +387,7 @@ class ClubHub(RoomHub):
             else {s.player_id for s in table.seats if s.player_id and cls.side_of(s.seat) == winner}
         )
         try:
-            done = await self.accounts.settle(table.id, table.game, winners)
+            done = await self.accounts.settle(table.id, table.game, winners, result)
         except Exception:
             TableLog(log, table.id).exception("could not settle the official game")
             return
@@ -693,7 +696,8 @@ async def profile(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """Public: standings per game and finished games (private tables only for the player)."""
-    accounts = _hub(request).accounts
+    hub = _hub(request)
+    accounts = hub.accounts
     found = await accounts.player_by_username(username_key(name))
     if found is None:
         raise Refused(404, "no_player", f"no registered player named {name!r}", name=name)
@@ -732,9 +736,37 @@ async def profile(
             "name": found["name"],
             "registered_at": found["registered_at"],
             "ratings": found["ratings"],
+            # the Glicko-2 rating per game, with its history (a plot on the page)
+            "skills": await accounts.skills(found["id"]),
+            # each game's own figures summed over the games listed (at most 200)
+            "stats": _stats(history, await hub.figures.summed(history)),
         },
         "history": history,
     }
+
+
+def _stats(
+    history: list[dict[str, Any]], figures: dict[str, dict[str, int]]
+) -> dict[str, dict[str, Any]]:
+    """Per game, from the finished games listed: games, wins, win rate, average score,
+    and the game's own ``figures`` summed (:class:`~.figures.FigureBook`)."""
+    out: dict[str, dict[str, Any]] = {}
+    for h in history:
+        cls = get_game(h["game"])
+        st = out.setdefault(h["game"], {"games": 0, "wins": 0, "scores": []})
+        st["games"] += 1
+        st["wins"] += h["outcome"] == "won"
+        scores = h.get("scores")
+        side = cls.side_of(h["seat"])
+        if isinstance(scores, list) and side < len(scores):
+            st["scores"].append(scores[side])
+    for st in out.values():
+        scores = st.pop("scores")
+        st["win_rate"] = round(st["wins"] / st["games"], 3) if st["games"] else None
+        st["average_score"] = round(sum(scores) / len(scores), 1) if scores else None
+    for game, st in out.items():
+        st["figures"] = figures.get(game, {})
+    return out
 
 
 @router.get("/api/ranking/{game}", tags=["accounts"], summary="The ranking (classifica) of a game")
@@ -743,10 +775,17 @@ async def ranking(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    by: Annotated[str, Query(pattern="^(points|rating)$")] = "points",
 ) -> dict[str, Any]:
+    """``by``: the seed's points (``points``, the default) or the Glicko-2 skill rating
+    (``rating``; established ratings before provisional ones)."""
     cls = game_named(game)
-    total, rows = await _hub(request).accounts.ranking(cls.game, limit, offset)
-    return {"game": cls.game, "total": total, "offset": offset, "ranking": rows}
+    accounts = _hub(request).accounts
+    if by == "rating":
+        total, rows = await accounts.skill_ranking(cls.game, limit, offset)
+    else:
+        total, rows = await accounts.ranking(cls.game, limit, offset)
+    return {"game": cls.game, "by": by, "total": total, "offset": offset, "ranking": rows}
 
 
 # ------------------------------------------------------------------ the pages

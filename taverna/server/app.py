@@ -32,7 +32,21 @@ from .. import __version__
 from ..games import titles
 from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, NotFound, Store
-from . import accounts, errors, history, lobby, operators, pages, sessions, sockets
+from . import (
+    accounts,
+    chat_api,
+    errors,
+    history,
+    lobby,
+    matchmaking,
+    moderation,
+    operators,
+    pages,
+    reviews,
+    sessions,
+    sockets,
+    tournaments,
+)
 from .config import Config
 from .errors import ERRORS
 from .guard import Guard
@@ -51,6 +65,9 @@ def create_app(config: Config | None = None) -> FastAPI:
         app.state.store = store
         app.state.hub = hub
         resumed = await hub.open()
+        reviewer = reviews.Reviewer(store, hub)
+        app.state.reviewer = reviewer
+        reviewer.start()
         aside = len(await store.tables_set_aside())
         log.info(
             "Taverna %s ready: %d table(s) resumed%s",
@@ -61,6 +78,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         try:
             yield
         finally:
+            reviewer.close()
             hub.close()
             await asyncio.to_thread(store.close)
 
@@ -97,7 +115,12 @@ def create_app(config: Config | None = None) -> FastAPI:
         sessions.router,
         accounts.router,
         lobby.router,
+        matchmaking.router,
+        tournaments.router,
+        moderation.router,
+        chat_api.router,
         history.router,
+        reviews.router,
         operators.router,
         sockets.router,
         pages.router,

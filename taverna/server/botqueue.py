@@ -271,7 +271,7 @@ class BotQueue:
                 return None, "timed_out"
         finally:
             self.waiting.pop(rid, None)
-        if "error" not in answer and not _well_formed(answer):
+        if "error" not in answer and not _well_formed(answer, request.get("kind")):
             answer = {**answer, "error": "its answer is not one (an action and a memory)"}
         if "error" in answer:
             log.warning(
@@ -300,9 +300,18 @@ class BotQueue:
         }
 
 
-def _well_formed(answer: dict[str, Any]) -> bool:
+def _well_formed(answer: dict[str, Any], kind: Any = None) -> bool:
     """An answer with an action (an object, or null) and a memory (an object); the room
-    checks the action as it checks a person's."""
+    checks the action as it checks a person's. A review's (``kind`` "review"): its
+    estimate (:func:`taverna.bots.review.estimate`)."""
+    if kind == "review":
+        cost = answer.get("cost")
+        return (
+            isinstance(cost, int | float)
+            and not isinstance(cost, bool)
+            and all(isinstance(answer.get(k), dict) for k in ("played", "best"))
+            and isinstance(answer.get("actions"), list)
+        )
     action = answer.get("action")
     return (action is None or isinstance(action, dict)) and isinstance(answer.get("memory"), dict)
 

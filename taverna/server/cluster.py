@@ -31,6 +31,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .chat import heard_elsewhere
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -236,6 +238,15 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self._release(keys=[lease_key(table_id)], args=[value])
 
+    async def hold(self, key: str, ttl: float) -> bool:
+        """Hold a lease of this node's own (a job one node at a time does, such as the
+        tournaments' scheduler): taken if nobody holds it, renewed if this node does;
+        whether this node holds it now, for ``ttl`` seconds."""
+        ms = int(ttl * 1000)
+        if await self.redis.set(key, self.node, nx=True, px=ms):
+            return True
+        return bool(await self._renew(keys=[key], args=[self.node, ms]))
+
     async def lease(self, table_id: str) -> str | None:
         value = await self.redis.get(lease_key(table_id))
         return None if value is None else str(value)
@@ -423,6 +434,12 @@ class Cluster:
             self.hub.renamed(msg["player"], msg["name"], local=True)
         elif kind == "refresh":
             await self.hub.refresh(msg["table"])
+        elif kind == "chat":  # a finished table's chat, said on another node
+            heard_elsewhere(self.hub, msg)
+        elif kind == "restrict":  # a moderator's ban or silence, made on another node
+            from .moderation import restricted
+
+            restricted(self.hub, msg["player"], msg["told"], local=True)
 
     def _in_lane(self, edge: str, msg: dict[str, Any]) -> None:
         """Handle a socket's message after the ones before it from that socket, and

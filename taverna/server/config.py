@@ -29,6 +29,10 @@ class Config:
     database_url: str = field(default_factory=lambda: _env("DATABASE_URL", "sqlite:///taverna.db"))
     #: seconds a bot waits before it moves, to feel human (tests use 0)
     bot_delay: float = field(default_factory=lambda: float(_env("BOT_DELAY", "0.8")))
+    #: seconds the bots of a table resumed after a restart (or taken over from another
+    #: node) wait before they move, so the people coming back see the table as they left
+    #: it first
+    resume_hold: float = field(default_factory=lambda: float(_env("RESUME_HOLD", "0")))
     #: seconds a disconnected player keeps the seat before a bot takes it
     grace_seconds: float = field(default_factory=lambda: float(_env("GRACE_SECONDS", "60")))
     #: the largest WebSocket message a client may send, in bytes
@@ -83,6 +87,12 @@ class Config:
     #: options of the bots that think away from the event loop (the strong one), by level,
     #: e.g. {"expert": {"seconds": 0.5}}: a decision request carries them to the worker
     bot_options: dict[str, dict[str, Any]] = field(default_factory=_bot_options)
+    #: seconds between two hints to one connection (each is a strong bot's search)
+    hint_every: float = field(default_factory=lambda: float(_env("HINT_EVERY", "3")))
+    #: "play now": seconds a new table waits for people before bots take its empty seats
+    play_now_wait: float = field(default_factory=lambda: float(_env("PLAY_NOW_WAIT", "20")))
+    #: "play again": seconds each person's seat of the new table is kept for them
+    again_hold: float = field(default_factory=lambda: float(_env("AGAIN_HOLD", "300")))
     #: how the log is written on stderr: "text" (readable lines) or "json" (one object a
     #: line), as `taverna serve --log-format`
     log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))

@@ -36,11 +36,26 @@ async def current_player(
     return await store_of(request).player_by_token(taverna_session)
 
 
+#: what a banned account may still do besides looking: end its session
+BANNED_MAY = frozenset({"/api/logout"})
+
+
 async def require_player(
+    request: Request,
     player: Annotated[dict[str, Any] | None, Depends(current_player)],
 ) -> dict[str, Any]:
     if player is None:
         raise Refused(401, "no_session", "start a session first: POST /api/session with your name")
+    banned = player.get("banned")
+    if banned and request.method not in ("GET", "HEAD") and request.url.path not in BANNED_MAY:
+        # a moderator's ban: no sitting, playing nor chatting, and said why and until when
+        raise Refused(
+            403,
+            "banned",
+            f"your account is banned until {banned['until']}: {banned['reason']}",
+            until=banned["until"],
+            reason=banned["reason"],
+        )
     return player
 
 

@@ -31,9 +31,17 @@ class TableIn(BaseModel):
     official: bool = Field(default=False, description="ranked, for a stake, registered humans")
     stake: int | None = Field(default=None, ge=1, le=1_000_000, description="official: chips")
     public: bool = Field(default=True, description="listed in the lobby and open to spectators")
+    chat: bool = Field(
+        default=True, description="people may chat at the table (the host may switch it)"
+    )
     bots: dict[int, str] = Field(
         default_factory=dict,
         description="seat -> bot level: random, greedy or expert (easy, medium, strong on the web)",
+    )
+    hints: bool = Field(
+        default=False,
+        description="casual tables: a seated player may ask the strong bot for a hint "
+        "(its move from the seat's view, and why); never at official tables",
     )
     bot_forget: float | None = Field(
         default=None,
@@ -111,10 +119,15 @@ async def create_table(body: TableIn, request: Request, player: Player) -> dict[
         "turn_seconds": body.turn_seconds,
         "muggins_wait": body.muggins_wait,
         "public": body.public,
+        "chat": body.chat,
         **accounts.official_options(body.official, body.stake, body.bots, player),
     }
     if body.bot_forget is not None:
         options["bot_forget"] = body.bot_forget
+    if body.hints:
+        if body.official:
+            raise Refused(422, "hints_official", "official tables give no hints; casual ones may")
+        options["hints"] = True
     store = store_of(request)
     table = await store.create_table(cls.game, seats, settings, options, player)
     for seat, level in sorted(body.bots.items()):

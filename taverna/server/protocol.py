@@ -1,10 +1,11 @@
 """The WebSocket messages the server writes, in one place (docs/protocol.md says what
 each means; a client reads them by their ``type``).
 
-Client → server: ``hello`` {last_seq}, ``act`` {action, id}, ``ping`` {id}.
+Client → server: ``hello`` {last_seq}, ``act`` {action, id}, ``signal`` {sign, id} (a
+Mus seña), ``chat``, ``ping`` {id}.
 Server → client: ``welcome``, ``update``, ``table``, ``presence``, ``clock``, ``ack``,
-``pong``, ``error``, ``closing``, and the lobby's ``tables`` (built by the rooms, which
-hold what they say).
+``signal`` (a seña the seat may see, :mod:`.signals`), ``chat``, ``pong``, ``error``,
+``closing``, and the lobby's ``tables`` (built by the rooms, which hold what they say).
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import json
 import logging
 import multiprocessing
@@ -29,6 +28,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..bots.decision import ask, decide, follow_parent
+from ..bots.hint import hint as bot_hint
+from ..bots.hint import request as hint_request
 from ..games import get_game
 from ..games.base import (
     Dealer,
@@ -42,6 +43,8 @@ from ..games.base import (
 )
 from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, Fenced, Store, StoredGame, TableInfo
+from . import signals
+from .chat import TableChat
 from .config import Config
 from .guard import SocketCounts
 from .logs import TableLog
@@ -99,6 +102,8 @@ class Conn:
     #: called when the table moves to another node (several nodes: the socket's
     #: session follows it, docs/scaling.md)
     on_moved: Callable[[], None] | None = None
+    #: when (monotonic) this connection last asked for a hint (a search costs CPU)
+    hinted_at: float | None = None
 
     @property
     def socket(self) -> str:
@@ -234,6 +239,8 @@ class Room:
         self.rng = random.Random(table.seed ^ 0x5EED)
         #: the timers frozen while the database is away: (turn left, window left) seconds
         self.paused: tuple[float | None, float | None] | None = None
+        #: bots wait until then (time.monotonic) after a resume: Config.resume_hold
+        self.held_until = 0.0
         #: a write failed: the database may hold a move this room has not applied
         self.unsure = False
         #: the game is over but its end could not be stored yet
@@ -243,6 +250,8 @@ class Room:
         #: several nodes: this node's fencing token for the table, which every write of
         #: its game carries (None: a single node, nothing to check)
         self.fence: int | None = None
+        #: the table's chat (taverna.server.chat): stored, said, and told in a welcome
+        self.chat = TableChat(self)
 
     # ----------------------------------------------------------- lifecycle
 
@@ -294,6 +303,7 @@ class Room:
         self._install(state, history)
         self._make_bots()
         self._restore_clock(rows, stopped_at)
+        self.held_until = time.monotonic() + self.config.resume_hold
         # nobody is connected yet: everybody gets the whole grace period from now
         now = time.monotonic()
         self.away = {s.seat: now for s in self.table.seats if s.player_id and not s.replaced}
@@ -318,11 +328,20 @@ class Room:
         except (MalformedRecord, IllegalAction, SettingsError) as e:
             raise Unresumable(f"its stored deals are not a record: {e}") from None
         history = [state.initial_events]
-        for i, data in enumerate(rows.actions):
+        made = 0  # the stored señas put back (Mus, RULES.md §3), each after its action
+        for i, data in enumerate([*rows.actions, None]):
+            try:
+                made = signals.replay(state, rows.signals, made, i)
+            except IllegalAction as e:
+                raise Unresumable(f"stored seña {made} does not replay: {e}") from None
+            if data is None:
+                break
             try:
                 history.append(state.apply(cls.parse_action(data, seats)))
             except (InvalidAction, IllegalAction) as e:
                 raise Unresumable(f"stored action {i} does not replay: {e}") from None
+        if made != len(rows.signals):
+            raise Unresumable(f"stored seña {made} is not after any action that was played")
         used = [cls.deal_json(d) for d in state.deals_used]
         if len(used) != len(rows.deals):
             if len(used) < len(rows.deals):
@@ -356,7 +375,7 @@ class Room:
         deals = [cls.deal_json(d) for d in state.deals_used]
         await self.store.put_deals(self.table.id, deals)
         self.log.info("stored before deals were kept; its %d deal(s) are stored now", len(deals))
-        return StoredGame(deals, rows.actions, rows.last_at)
+        return StoredGame(deals, rows.actions, rows.last_at, rows.signals)
 
     def close(self) -> None:
         if self.timer is not None:
@@ -375,6 +394,7 @@ class Room:
 
     async def join(self, conn: Conn, last_seq: int | None) -> None:
         """Welcome a connection; it hears every later update, and nothing before its welcome."""
+        await self.chat.load()  # the recent chat its welcome carries
         seat = conn.seat
         if seat is not None:
             self.away.pop(seat, None)
@@ -387,6 +407,7 @@ class Room:
         conn.send(self._welcome(conn, last_seq))
         if seat is not None:
             self._send_presence()
+            self.chat.came_back(seat)
 
     async def _give_back(self, seat: int) -> None:
         """A casual table gives a taken-over seat back to its player."""
@@ -423,6 +444,7 @@ class Room:
         self.away[seat] = time.monotonic()
         self._arm_grace(seat)
         self._send_presence()
+        self.chat.went_away(seat)
 
     def _arm_grace(self, seat: int) -> None:
         since = self.away.get(seat)
@@ -478,6 +500,7 @@ class Room:
         self.log.info("%s, the %s bot plays it", reason, level, seat=seat)
         self._broadcast_table()
         self._send_presence()
+        self.chat.replaced(seat, reason)
         await self.hub.on_replaced(self.table, seat, reason)
         self._schedule()
 
@@ -496,6 +519,7 @@ class Room:
             "deadline": self.deadline,
             "paused": self.paused is not None,
             "presence": self.presence(),
+            "chat": self.chat.for_seat(conn.seat),
         }
         if self.state is None:
             return msg
@@ -559,6 +583,7 @@ class Room:
                     "deadline": self.deadline,
                 }
             )
+        signals.after_update(self)
 
     def _broadcast_table(self) -> None:
         msg = {"type": "table", "table": self.table.public()}
@@ -667,6 +692,14 @@ class Room:
         self._schedule()
         return True, None
 
+    async def signal(self, seat: int, sign: Any) -> Refusal | None:
+        """A Mus seña of ``seat`` (RULES.md §3): not a move, stored and told apart
+        (:mod:`.signals`). None when it was made, else why not (nothing changed)."""
+        why = await signals.make(self, seat, sign)
+        if why is not None:
+            self.hub.metrics.refused(why.reason)
+        return why
+
     def _dealt(self, trial: State) -> list[tuple[int, dict[str, Any]]]:
         """The deals ``trial`` holds that the database does not: new deals, and a deal
         that a Mus reshuffle rewrote (a deal is an immutable value: a new one is a change)."""
@@ -756,7 +789,9 @@ class Room:
             self.hub.database_lost()
             return False
         self.unsure = False
-        if len(rows.actions) == len(self.state.actions_played):
+        if len(rows.actions) == len(self.state.actions_played) and len(rows.signals) == len(
+            getattr(self.state, "signals", ())
+        ):
             return True
         try:
             state, history = self._rebuild(rows)
@@ -848,6 +883,7 @@ class Room:
         loop = asyncio.get_running_loop()
         if any(s in self.bots for s in state.to_act):
             delay = self.config.bot_delay * (0.6 + 0.8 * self.rng.random())
+            delay = max(delay, self.held_until - time.monotonic())
         elif self.deadline is not None:
             delay = max(0.0, self.deadline - time.time())
         else:
@@ -975,6 +1011,8 @@ class RoomHub:
         #: several nodes (docs/scaling.md): this node's part of the cluster (None: alone)
         self.cluster: Cluster | None = None
         self._adopting: dict[str, asyncio.Future[Room | None]] = {}
+        #: moderators' bans and silences of the accounts connected here (moderation.py)
+        self.restricted: dict[str, dict[str, Any]] = {}
 
     async def room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
@@ -1022,6 +1060,12 @@ class RoomHub:
         else:
             resumed = await self.resume_all()
         self._keep(self._heartbeat())
+        from .matchmaking import keep_filling  # the lobby's part, which imports the rooms
+
+        self._keep(keep_filling(self))
+        from .tournaments import keep_running  # the tournaments' scheduler
+
+        self._keep(keep_running(self))
         return resumed
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
@@ -1182,11 +1226,22 @@ class RoomHub:
                 room.leave(conn)
 
     async def refresh(self, table_id: str) -> None:
-        """The table's seats changed (another node seated someone): say it here."""
+        """The table changed on another node (someone seated; a finished table's "play
+        again"): say it here."""
         room = self.rooms.get(table_id)
-        if room is not None and room.table.status == "open":
+        if room is not None and room.table.status in ("open", "finished"):
             room.table = await self.store.table(table_id)
             room._broadcast_table()
+
+    def table_changed_anywhere(self, table: TableInfo) -> None:
+        """A finished table changed (its players are offered to play again): its room
+        says so on this node, and every other node's too."""
+        room = self.rooms.get(table.id)
+        if room is not None and room.table.status == "finished":
+            room.table.again = table.again
+            room._broadcast_table()
+        if self.cluster is not None:
+            self.cluster.publish_lobby({"kind": "refresh", "table": table.id})
 
     async def start_table(self, table_id: str, table: TableInfo) -> dict[str, Any]:
         """Start a table (its first deal) wherever it lives; the table as it is then."""
@@ -1257,6 +1312,27 @@ class RoomHub:
     async def call_leave(self, table: str, seat: int) -> dict[str, Any]:
         room = await self._owned_room(table)
         await room.replace_with_bot(seat, reason="left")
+        return {"ok": True, "table": room.table.public()}
+
+    async def options_changed(self, table: TableInfo) -> None:
+        """A table's options changed (the host turned its chat off or on): its room takes
+        them and says so, wherever it lives."""
+        if self.cluster is not None and table.status in ("open", "playing"):
+            where = await self.locate(table.id)
+            if isinstance(where, str):
+                await self._ask(where, "options", table=table.id)
+                return
+        room = self.rooms.get(table.id)
+        if room is not None:
+            room.table.options = dict(table.options)
+            room._broadcast_table()
+        if self.cluster is not None and table.status not in ("open", "playing"):
+            self.cluster.publish_lobby({"kind": "refresh", "table": table.id})
+
+    async def call_options(self, table: str) -> dict[str, Any]:
+        room = await self._owned_room(table)
+        room.table.options = (await self.store.table(table)).options
+        room._broadcast_table()
         return {"ok": True, "table": room.table.public()}
 
     async def resume_all(self) -> int:
@@ -1391,15 +1467,34 @@ class RoomHub:
             answer = await self._think_here(request)
         # the time a table waited for its bot: the queue for a worker included
         self.metrics.thought(bot.name, time.perf_counter() - started)
-        # a copy, with a generator of its own: the room keeps the memory only if it
-        # takes the decision
-        after = copy.copy(bot)
-        after.rng = random.Random(seed)
+        # the bot as it is after the decision, made afresh as a worker makes it (its
+        # level, seat and options, the decision's seed, the memory it answered): the
+        # room keeps it only if it takes the decision
+        after = make_bot(bot.name, bot.game, bot.seat, seed=seed, **bot.options)
         after.recall(answer["memory"])
         return answer["action"], after
 
+    async def hint(self, room: Room, seat: int) -> dict[str, Any]:
+        """The strong bot's move for ``seat`` from its view alone, and why
+        (:mod:`taverna.bots.hint`), in one of this node's own processes: a search must
+        not stall every other table. ``{"action", "why"}``."""
+        started = time.perf_counter()
+        view = room._view(seat)
+        # a seed of its own: a hint takes nothing from the table's generator, whose
+        # draws make its bots' decisions
+        seed = random.randrange(1 << 30)
+        request = hint_request(room.cls, seat, view, seed, self.config.bot_options.get("expert"))
+        answer = await self._in_pool(bot_hint, request)
+        self.metrics.thought("hint", time.perf_counter() - started)
+        return answer
+
     async def _think_here(self, request: dict[str, Any]) -> dict[str, Any]:
         """A strong bot's decision in one of this node's own processes."""
+        return await self._in_pool(decide, request)
+
+    async def _in_pool(
+        self, work: Callable[[dict[str, Any]], dict[str, Any]], request: dict[str, Any]
+    ) -> dict[str, Any]:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, min(2, os.cpu_count() or 1)),
@@ -1409,7 +1504,7 @@ class RoomHub:
             )
         self.thinking += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, decide, request)
+            return await asyncio.get_running_loop().run_in_executor(self._pool, work, request)
         finally:
             self.thinking -= 1
 

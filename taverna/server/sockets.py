@@ -19,7 +19,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store.db import DATABASE_AWAY
 from ..store.repo import NotFound, Store, TableInfo
-from . import accounts
+from . import accounts, moderation
+from .chat import chat_message
 from .config import Config
 from .deps import COOKIE
 from .guard import Budget
@@ -67,6 +68,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=1013, reason="the table cannot be reached now")
         return
     pid = player["id"] if player else None
+    moderation.note_player(hub, player)
     address = accounts.client_address(config, websocket.headers, websocket.client)
     admitted = _admit(hub, address, pid)
     if admitted is None:
@@ -225,6 +227,10 @@ async def _table_session(
                     break
                 conn.send(error("too_fast", TOO_FAST.format(config.socket_rate), mid))
                 continue
+            barred = moderation.refusal(hub, player_id, kind, mid)
+            if barred is not None:  # a moderator's ban or silence
+                conn.send(barred)
+                continue
             try:
                 await session.handle(msg, arrived)
             except Exception:
@@ -329,22 +335,37 @@ async def table_message(
             return True
     elif kind == "act":
         await _act(room, conn, msg, joined, arrived)
+    elif kind == "signal":
+        await _signal(room, conn, msg, joined)
+    elif kind == "chat":
+        await chat_message(room, conn, msg, joined)
+    elif kind == "hint":
+        await _hint(room, conn, msg, joined)
     elif kind == "ping":
         conn.send({"type": "pong", "id": mid})
     else:
-        conn.send(error("unknown_type", f"unknown message type {kind!r} (hello, act, ping)", mid))
+        known = "hello, act, signal, chat, hint, ping"
+        conn.send(error("unknown_type", f"unknown message type {kind!r} ({known})", mid))
     return joined
+
+
+def _player_seat(room: Room, conn: Conn, joined: bool, mid: Any) -> int | dict[str, Any]:
+    """The seat this connection acts (or makes señas) for; else the error that says why
+    it cannot."""
+    if not joined:
+        return error("not_joined", "say hello first", mid)
+    if conn.seat is None:
+        return error("spectator", "spectators cannot act", mid)
+    if room.bot_plays(conn.seat):
+        return error("replaced", "a bot plays this seat now", mid)
+    return conn.seat
 
 
 async def _act(room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrived: float) -> None:
     """An intent: the room judges it, unless it cannot be one from this connection."""
-    mid, seat = msg.get("id"), conn.seat
-    if not joined:
-        refusal = error("not_joined", "say hello first", mid)
-    elif seat is None:
-        refusal = error("spectator", "spectators cannot act", mid)
-    elif room.bot_plays(seat):
-        refusal = error("replaced", "a bot plays this seat now", mid)
+    mid, seat = msg.get("id"), _player_seat(room, conn, joined, msg.get("id"))
+    if isinstance(seat, dict):
+        refusal = seat
     elif "action" not in msg:
         refusal = error("bad_message", "an act message needs an 'action'", mid)
     else:
@@ -357,6 +378,70 @@ async def _act(room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrive
         return
     room.hub.metrics.refused(refusal["code"])  # refused before the room saw it
     conn.send(refusal)
+
+
+async def _signal(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> None:
+    """A Mus seña (RULES.md §3): refused as an ``act`` would be from this connection,
+    else the room judges it. Not a move: its ack carries the seq as it stands."""
+    mid, seat = msg.get("id"), _player_seat(room, conn, joined, msg.get("id"))
+    if isinstance(seat, dict):
+        refusal = seat
+    elif not isinstance(msg.get("sign"), str):
+        refusal = error("bad_message", "a signal message needs a 'sign' (a string)", mid)
+    else:
+        why = await room.signal(seat, msg["sign"])
+        if why is not None:
+            code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
+            conn.send(error(code, why.message, mid, why.reason, why.params))
+        elif mid is not None:
+            conn.send({"type": "ack", "id": mid, "seq": room.seq})
+        return
+    room.hub.metrics.refused(refusal["code"])  # refused before the room saw it
+    conn.send(refusal)
+
+
+def hints_refused(room: Room, conn: Conn, joined: bool, mid: Any) -> dict[str, Any] | None:
+    """Why this connection may not have a hint now (an ``error``), or None."""
+    options = room.table.options
+    if options.get("official") or options.get("tournament"):
+        return error("hints_official", "official and tournament tables give no hints", mid)
+    if not options.get("hints"):
+        return error("hints_off", "this table gives no hints (the option hints is off)", mid)
+    seat = _player_seat(room, conn, joined, mid)
+    if isinstance(seat, dict):
+        return seat
+    state = room.state
+    if state is None or state.over or seat not in state.to_act:
+        return error("not_your_turn", "a hint is for the seat that may act now", mid)
+    # each hint is a strong bot's search: one every few seconds (TAVERNA_HINT_EVERY)
+    every, now = room.config.hint_every, time.monotonic()
+    if conn.hinted_at is not None and now - conn.hinted_at < every:
+        wait = every - (now - conn.hinted_at)
+        return error(
+            "hint_too_fast",
+            f"one hint every {every:g} seconds: ask again in {wait:.1f} s",
+            mid,
+            "hint_too_fast",
+            {"seconds": round(wait, 1)},
+        )
+    return None
+
+
+async def _hint(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> None:
+    """The strong bot's move for the connection's seat, from its view alone, and why;
+    to this connection only (docs/protocol.md, Hints)."""
+    mid = msg.get("id")
+    refusal = hints_refused(room, conn, joined, mid)
+    if refusal is not None:
+        room.hub.metrics.refused(refusal["code"])
+        conn.send(refusal)
+        return
+    assert conn.seat is not None
+    conn.hinted_at = time.monotonic()
+    seq = room.seq
+    answer = await room.hub.hint(room, conn.seat)
+    # ``seq``: the update the hint is for; a page that has seen a later one drops it
+    conn.send({"type": "hint", "id": mid, "seq": seq, **answer})
 
 
 async def _stop(conn: Conn, pump: asyncio.Task[None]) -> None:

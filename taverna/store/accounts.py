@@ -36,6 +36,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from . import skills
 from .models import (
     ChipEntry,
     LoginSession,
@@ -45,6 +46,7 @@ from .models import (
     Seat,
     SeatAddress,
     Settlement,
+    Skill,
     Table,
     now,
 )
@@ -383,6 +385,45 @@ class AccountStore:
 
         return await self.store.run(q)
 
+    # ------------------------------------------------------- skill ratings
+
+    async def skill_ranking(
+        self, game: str, limit: int = 100, offset: int = 0
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """(how many are rated, one page of them by rating), established first."""
+        return await self.store.run(lambda s: skills.ranking(s, game, limit, offset))
+
+    async def skills(self, player_id: str) -> dict[str, dict[str, Any]]:
+        """A player's skill rating per game, with its history (the plot), oldest first."""
+
+        def q(s: Session) -> dict[str, dict[str, Any]]:
+            out = skills.skills_of(s, player_id)
+            for game, entry in out.items():
+                entry["history"] = skills.history(s, player_id, game)
+            return out
+
+        return await self.store.run(q)
+
+    async def recompute_skills(self, game: str) -> dict[str, Any]:
+        """Every rating of ``game`` computed afresh from the stored results, beside the
+        stored ones: ``{player id: {"stored": (r, rd, vol), "computed": (r, rd, vol)}}``."""
+
+        def q(s: Session) -> dict[str, Any]:
+            fresh = skills.recompute(s, game)
+            stored = {
+                r.player_id: (r.rating, r.rd, r.vol)
+                for r in s.execute(select(Skill).where(Skill.game == game)).scalars()
+            }
+            return {
+                pid: {
+                    "stored": stored.get(pid),
+                    "computed": (r.r, r.rd, r.vol) if (r := fresh.get(pid)) else None,
+                }
+                for pid in sorted(set(stored) | set(fresh))
+            }
+
+        return await self.store.run(q)
+
     # ------------------------------------------------------------- tables
 
     async def note_address(self, table_id: str, player_id: str, address: str) -> None:
@@ -428,7 +469,8 @@ class AccountStore:
                         chips=p.chips,
                         stake=stake,
                     )
-                _move_chips(s, p.id, -stake, "stake", table_id)
+                if stake:  # a tournament may be played for no stake
+                    _move_chips(s, p.id, -stake, "stake", table_id)
 
         await self.store.run(q)
 
@@ -450,12 +492,22 @@ class AccountStore:
         except IntegrityError:  # counted already (a concurrent call)
             return False
 
-    async def settle(self, table_id: str, game: str, winners: set[str] | None) -> dict[str, Any]:
-        """Move the chips and the points of a finished official game, once.
+    async def settle(
+        self,
+        table_id: str,
+        game: str,
+        winners: set[str] | None,
+        result: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Move the chips, the points and the skill ratings of a finished official game,
+        once.
 
         ``winners`` are the player ids of the winning side's seats (None: nobody
-        won). Returns ``{"ranked", "note", "points": {id: Δ}, "chips": {id: Δ}}``.
+        won); ``result`` the game's result (its ``scores`` and ``winner`` side: the
+        skill ratings, :mod:`.skills`). Returns ``{"ranked", "note", "points": {id: Δ},
+        "chips": {id: Δ}}``.
         """
+        at = now()
 
         def q(s: Session) -> dict[str, Any]:
             done = s.get(Settlement, table_id)
@@ -513,7 +565,9 @@ class AccountStore:
                         _rate(s, pid, game, table_id, WIN_POINTS, "won", games=1, wins=1)
                     else:
                         _rate(s, pid, game, table_id, LOSS_POINTS, "lost", games=1, losses=1)
-            settlement = Settlement(table_id=table_id, ranked=ranked, note=note)
+                if result is not None:
+                    skills.rate_table(s, t, result, at)
+            settlement = Settlement(table_id=table_id, ranked=ranked, note=note, created_at=at)
             s.add(settlement)
             s.flush()
             return _settled(s, table_id, settlement)

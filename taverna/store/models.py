@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -45,6 +46,14 @@ class Player(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     chips: Mapped[int] = mapped_column(BigInteger, default=0)
+    # "moderator" for accounts an operator made moderators; None for everybody else
+    role: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # a moderator's ban (no sitting, playing nor chatting) and silence (no chatting),
+    # each until a time and with its reason, told to the account
+    banned_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ban_reason: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    silenced_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    silence_reason: Mapped[str | None] = mapped_column(String(300), nullable=True)
 
 
 class LoginSession(Base):
@@ -85,6 +94,8 @@ class Table(Base):
     # every write of its game checks, and the owner's name
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     node: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # "play again": the table made after this one, where its players are offered a seat
+    again: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", lazy="selectin"
@@ -121,6 +132,50 @@ class Deal(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Signal(Base):
+    """One Mus seña (RULES.md §3) as it was made: ``data`` is the record's signal,
+    ``{"seat", "sign", "after", "caught_by"}``; ``index`` its place in ``signals``."""
+
+    __tablename__ = "signals"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ChatMessage(Base):
+    """One message of a table's chat: free ``text`` or a quick ``phrase`` (its key, said
+    in each reader's language), or an ``event`` the table says itself ("Ana left the
+    table"). ``room`` is ``players`` or ``spectators``. Not part of the game record."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    room: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    event: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ChatReport(Base):
+    """A chat message somebody reported: kept for moderators."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id", name="uq_chat_reports_once"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id"))
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -195,6 +250,38 @@ class Rating(Base):
     abandons: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class Skill(Base):
+    """A player's Glicko-2 rating in one game (taverna/glicko2.py) as it stands."""
+
+    __tablename__ = "skills"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    last_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SkillEntry(Base):
+    """One rated game of one player: the rating before and after it."""
+
+    __tablename__ = "skill_entries"
+    __table_args__ = (UniqueConstraint("player_id", "table_id", name="uq_skill_entries_once"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    rating_before: Mapped[float] = mapped_column(Float)
+    rd_before: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class Settlement(Base):
     """An official table's end: chips and points moved once (or not at all, and why)."""
 
@@ -215,3 +302,92 @@ class SeatAddress(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     address: Mapped[str] = mapped_column(String(64), primary_key=True)
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Tournament(Base):
+    """A tournament of one game (taverna/server/tournaments.py)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(80))
+    format: Mapped[str] = mapped_column(String(16))  # swiss, knockout
+    rounds: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    stake: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # upcoming, running, finished, cancelled
+    status: Mapped[str] = mapped_column(String(16), index=True, default="upcoming")
+    round: Mapped[int] = mapped_column(Integer, default=0)  # the round under way (0: none yet)
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    note: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class TournamentEntry(Base):
+    """One player, or a pair (Mus), signed up for a tournament."""
+
+    __tablename__ = "tournament_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    partner_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # a pair plays once the partner has signed up naming the first player too
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TournamentGame(Base):
+    """One pairing of a round: ``sides`` the entry ids side by side, ``table_id`` its
+    table (None: a bye), ``points`` what each entry took once decided, and ``how``
+    (played, bye, forfeit)."""
+
+    __tablename__ = "tournament_games"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    sides: Mapped[list[int]] = mapped_column(JSON)
+    points: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
+    how: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class ModerationEntry(Base):
+    """One moderator's action (ban, silence, lift, grant...), or one refused to a
+    non-moderator (``allowed`` false), with who and why."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    moderator_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    action: Mapped[str] = mapped_column(String(32))
+    target_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    allowed: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class GameReview(Base):
+    """The strong bot's review of one seat's decisions in a finished game
+    (:mod:`taverna.bots.review`): ``queued``, ``running`` (``done`` of ``total``
+    decisions), ``done`` (``result``) or ``failed`` (``error``). Computed in the
+    background, once per seat; ``updated_at`` tells a review a stopped node left."""
+
+    __tablename__ = "game_reviews"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    asked_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    #: how many times a node took it up: a node takes it only from the count it read
+    attempt: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -14,6 +14,7 @@ import hashlib
 import queue
 import secrets
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,10 +22,24 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, tuple_, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 
 from .db import make_engine, migrate
-from .models import Action, Deal, LoginSession, Node, Player, Seat, SeatAddress, Table, now
+from .models import (
+    Action,
+    ChatMessage,
+    ChatReport,
+    Deal,
+    LoginSession,
+    Node,
+    Player,
+    Seat,
+    SeatAddress,
+    Signal,
+    Table,
+    now,
+)
 
 T = TypeVar("T")
 
@@ -65,6 +80,24 @@ class SeatInfo:
         }
 
 
+def _restriction(until: datetime | None, reason: str | None, at: datetime) -> dict[str, Any] | None:
+    """A ban or silence that still lasts at ``at``: ``{"until": ISO, "reason"}``."""
+    if until is None or _aware(until) <= at:
+        return None
+    return {"until": _aware(until).isoformat(), "reason": reason or ""}
+
+
+def kept_for(options: dict[str, Any], seat: int, at: float | None = None) -> str | None:
+    """Who a seat of a "play again" table is kept for (None: anybody may sit): the player
+    who had it in the last game, until the hold ends (``options.reserved_until``, epoch s)."""
+    held = options.get("reserved") or {}
+    until = options.get("reserved_until") or 0
+    if (time.time() if at is None else at) >= until:
+        return None
+    who = held.get(str(seat))
+    return who if isinstance(who, str) else None
+
+
 @dataclass
 class TableInfo:
     id: str
@@ -85,6 +118,12 @@ class TableInfo:
     #: an official table where two players sat or connected from one address: the game
     #: will move no points and no chips (PLATFORM.md), and everybody is told before it
     shared_address: bool = False
+    #: "play again": the table made after this one (its players are offered their seats)
+    again: str | None = None
+
+    def reserved_for(self, seat: int) -> str | None:
+        """Who a seat of a "play again" table is kept for (None: anybody may sit)."""
+        return kept_for(self.options, seat)
 
     def public(self) -> dict[str, Any]:
         """What anybody may know about the table (never the seed)."""
@@ -105,6 +144,7 @@ class TableInfo:
             "created_at": self.created_at,
             "problem": self.problem,
             "shared_address": self.shared_address,
+            "again": self.again,
         }
 
 
@@ -145,6 +185,7 @@ def _table_info(t: Table) -> TableInfo:
         problem=t.problem,
         clock=t.clock,
         shared_address=shares,
+        again=t.again,
     )
 
 
@@ -324,6 +365,23 @@ class Store:
                 ],
             )
 
+    async def append_signal(
+        self, table_id: str, index: int, data: dict[str, Any], *, fence: int | None = None
+    ) -> None:
+        """Store seña ``index`` of a table (RULES.md §3: ``{"seat", "sign", "after",
+        "caught_by"}``); with ``fence``, only while that is still the table's fencing
+        token (else :class:`Fenced`). A seña is not an action: it has its own rows and
+        its own numbering, and goes straight to the database (they are few)."""
+
+        def q(s: Session) -> None:
+            _check_fence(s, table_id, fence)
+            s.execute(
+                insert(Signal),
+                [{"table_id": table_id, "index": index, "data": data, "created_at": now()}],
+            )
+
+        await self.run(q)
+
     async def actions(self, table_id: str) -> list[dict[str, Any]]:
         def q(s: Session) -> list[dict[str, Any]]:
             rows = s.execute(
@@ -349,7 +407,10 @@ class Store:
             ).all()
             times = [_aware(r[1]) for r in [*deals[-1:], *actions[-1:]] if r[1] is not None]
             return StoredGame(
-                [r[0] for r in deals], [r[0] for r in actions], max(times) if times else None
+                [r[0] for r in deals],
+                [r[0] for r in actions],
+                max(times) if times else None,
+                _signals(s, table_id),
             )
 
         return await self.run(q)
@@ -395,13 +456,17 @@ class Store:
             actions = s.execute(
                 select(Action.data).where(Action.table_id == table_id).order_by(Action.index)
             )
-            return {
+            record = {
                 "game": t.game,
                 "seats": t.seat_count,
                 "settings": dict(t.settings),
                 "deals": [r[0] for r in deals],
                 "actions": [r[0] for r in actions],
             }
+            signals = _signals(s, table_id)
+            if signals:  # RULES.md §3: a record without señas has no "signals"
+                record["signals"] = signals
+            return record
 
         return await self.run(q)
 
@@ -507,16 +572,35 @@ class Store:
 
         def q(s: Session) -> dict[str, Any] | None:
             row = s.execute(
-                select(Player.id, Player.name, Player.username, LoginSession.expires_at)
+                select(
+                    Player.id,
+                    Player.name,
+                    Player.username,
+                    Player.role,
+                    Player.banned_until,
+                    Player.ban_reason,
+                    Player.silenced_until,
+                    Player.silence_reason,
+                    LoginSession.expires_at,
+                )
                 .join(LoginSession, LoginSession.player_id == Player.id)
                 .where(LoginSession.token_hash == h)
             ).one_or_none()
             if row is None:
                 return None
             expires = row.expires_at
-            if expires is not None and _aware(expires) <= now():
+            at = now()
+            if expires is not None and _aware(expires) <= at:
                 return None
-            return {"id": row.id, "name": row.name, "registered": row.username is not None}
+            return {
+                "id": row.id,
+                "name": row.name,
+                "registered": row.username is not None,
+                "role": row.role,
+                # a moderator's ban or silence while it lasts: until when, and why
+                "banned": _restriction(row.banned_until, row.ban_reason, at),
+                "silenced": _restriction(row.silenced_until, row.silence_reason, at),
+            }
 
         return await self.run(q)
 
@@ -553,6 +637,63 @@ class Store:
 
         return await self.run(q)
 
+    async def again_table(
+        self, table_id: str, owner: dict[str, Any], hold_seconds: float
+    ) -> TableInfo:
+        """The table where a finished table's players play again: made by the first who
+        asks (same game, seats, settings and options; its bots at their seats; each
+        person's seat kept for them for ``hold_seconds``), found by the others."""
+        tid, seed = new_id(), secrets.randbits(62)
+
+        def q(s: Session) -> TableInfo:
+            old = s.get(Table, table_id, with_for_update=not self.sqlite)
+            if old is None:
+                raise NotFound(f"no table {table_id!r}", "no_table")
+            if old.status != "finished":
+                raise Conflict(
+                    f"table {table_id} is {old.status}: play again once it is finished",
+                    "table_not_finished",
+                    status=old.status,
+                )
+            if old.again is not None:
+                found = s.get(Table, old.again)
+                assert found is not None
+                return _table_info(found)
+            options = {
+                k: v
+                for k, v in old.options.items()
+                if k not in ("reserved", "reserved_names", "reserved_until", "play_now")
+            }
+            options["reserved"] = {
+                str(x.seat): x.player_id for x in old.seats if x.player_id is not None
+            }
+            options["reserved_names"] = {
+                str(x.seat): x.player_name for x in old.seats if x.player_id is not None
+            }
+            options["reserved_until"] = time.time() + hold_seconds
+            options["again_of"] = old.id
+            t = Table(
+                id=tid,
+                game=old.game,
+                seat_count=old.seat_count,
+                settings=dict(old.settings),
+                options=options,
+                owner_id=owner["id"],
+                status="open",
+                seed=seed,
+            )
+            s.add(t)
+            for x in old.seats:
+                # a bot's seat is the bot's again at once; a person's is kept for them
+                bot = x.bot if x.player_id is None else None
+                s.add(Seat(table_id=tid, seat=x.seat, bot=bot, replaced=False))
+            old.again = tid
+            s.flush()
+            s.refresh(t)
+            return _table_info(t)
+
+        return await self.run(q)
+
     async def table(self, table_id: str) -> TableInfo:
         def q(s: Session) -> TableInfo:
             t = s.get(Table, table_id)
@@ -576,6 +717,16 @@ class Store:
 
         def q(s: Session) -> list[str]:
             return list(s.execute(select(Table.id).where(Table.status.in_(statuses))).scalars())
+
+        return await self.run(q)
+
+    async def open_tables_options(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every open table's id and options, and nothing more (a cheap look for the
+        tables that wait for something, such as "play now")."""
+
+        def q(s: Session) -> list[tuple[str, dict[str, Any]]]:
+            stmt = select(Table.id, Table.options).where(Table.status == "open")
+            return [(r[0], dict(r[1] or {})) for r in s.execute(stmt)]
 
         return await self.run(q)
 
@@ -626,6 +777,13 @@ class Store:
             if only_if_empty and (row.player_id or row.bot):
                 raise Conflict(f"seat {seat} is taken", "seat_taken", seat=seat)
             if player is not None:
+                kept = kept_for(t.options, seat)
+                if kept is not None and kept != player["id"]:
+                    raise Conflict(
+                        f"seat {seat} is kept for the player who had it in the last game",
+                        "seat_reserved",
+                        seat=seat,
+                    )
                 for other in t.seats:
                     if other.player_id == player["id"] and other.seat != seat:
                         raise Conflict(
@@ -680,6 +838,118 @@ class Store:
 
         await self.run(q)
 
+    # ---------------------------------------------------------------- chat
+
+    async def set_option(self, table_id: str, key: str, value: Any) -> TableInfo:
+        """Set one of a table's options (the host's chat switch); the table as it is then."""
+
+        def q(s: Session) -> TableInfo:
+            t = s.get(Table, table_id, with_for_update=not self.sqlite)
+            if t is None:
+                raise NotFound(f"no table {table_id!r}", "no_table")
+            t.options = {**t.options, key: value}  # a new dict: the JSON column sees it
+            s.flush()
+            return _table_info(t)
+
+        return await self.run(q)
+
+    async def add_chat(
+        self,
+        table_id: str,
+        room: str,
+        *,
+        player_id: str | None = None,
+        name: str | None = None,
+        seat: int | None = None,
+        text: str | None = None,
+        phrase: str | None = None,
+        event: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Store one chat message (``room`` players or spectators) and return it as the
+        clients see it. A person's message is signed with the name they have now (read
+        in the same transaction); an ``event`` is the table's own, with the ``name`` given."""
+
+        def q(s: Session) -> dict[str, Any]:
+            signed = name
+            if player_id is not None:
+                person = s.get(Player, player_id)
+                signed = person.name if person is not None else name
+            row = ChatMessage(
+                table_id=table_id,
+                room=room,
+                player_id=player_id,
+                name=signed,
+                seat=seat,
+                text=text,
+                phrase=phrase,
+                event=event,
+                created_at=now(),
+            )
+            s.add(row)
+            s.flush()
+            return _chat_json(row)
+
+        return await self.run(q)
+
+    async def chat(
+        self, table_id: str, rooms: Sequence[str], limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """The last ``limit`` messages of a table's chat in these rooms, oldest first."""
+
+        def q(s: Session) -> list[dict[str, Any]]:
+            rows = s.execute(
+                select(ChatMessage)
+                .where(ChatMessage.table_id == table_id, ChatMessage.room.in_(list(rooms)))
+                .order_by(ChatMessage.id.desc())
+                .limit(limit)
+            ).scalars()
+            return [_chat_json(r) for r in reversed(list(rows))]
+
+        return await self.run(q)
+
+    async def chat_message(self, message_id: int) -> tuple[str, dict[str, Any]] | None:
+        """One chat message and its table's id (None: there is no such message)."""
+
+        def q(s: Session) -> tuple[str, dict[str, Any]] | None:
+            row = s.get(ChatMessage, message_id)
+            return None if row is None else (row.table_id, _chat_json(row))
+
+        return await self.run(q)
+
+    async def report_chat(self, message_id: int, reporter_id: str, reason: str | None) -> bool:
+        """Keep a report of a chat message for the moderators; once per person and
+        message (whether this one is new: a second report changes nothing)."""
+
+        def q(s: Session) -> bool:
+            found = s.execute(
+                select(ChatReport.id).where(
+                    ChatReport.message_id == message_id, ChatReport.reporter_id == reporter_id
+                )
+            ).first()
+            if found is not None:
+                return False
+            s.add(
+                ChatReport(
+                    message_id=message_id, reporter_id=reporter_id, reason=reason, created_at=now()
+                )
+            )
+            return True
+
+        try:
+            return await self.run(q)
+        except IntegrityError:  # the same report at the same moment: it is kept once
+            return False
+
+    async def chat_reports(self, message_id: int) -> list[dict[str, Any]]:
+        """The reports of one chat message (for moderators, and tests)."""
+
+        def q(s: Session) -> list[dict[str, Any]]:
+            stmt = select(ChatReport).where(ChatReport.message_id == message_id)
+            rows = s.execute(stmt.order_by(ChatReport.id)).scalars()
+            return [{"reporter": r.reporter_id, "reason": r.reason} for r in rows]
+
+        return await self.run(q)
+
 
 @dataclass(frozen=True)
 class _Write:
@@ -703,6 +973,33 @@ class StoredGame:
     actions: list[dict[str, Any]]
     #: when its last deal or action was stored (the turn then began)
     last_at: datetime | None
+    #: its Mus señas as the record lists them (RULES.md §3), in the order they were made
+    signals: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _signals(s: Session, table_id: str) -> list[dict[str, Any]]:
+    """A table's stored señas, in order."""
+    rows = s.execute(select(Signal.data).where(Signal.table_id == table_id).order_by(Signal.index))
+    return [r[0] for r in rows]
+
+
+def _chat_json(row: ChatMessage) -> dict[str, Any]:
+    """A stored chat message as the clients see it (docs/protocol.md, Chat)."""
+    out: dict[str, Any] = {
+        "id": row.id,
+        "room": row.room,
+        "player": row.player_id,
+        "name": row.name,
+        "seat": row.seat,
+        "at": round(_aware(row.created_at).timestamp(), 3),
+    }
+    if row.event is not None:
+        out["event"] = row.event
+    elif row.phrase is not None:
+        out["phrase"] = row.phrase
+    else:
+        out["text"] = row.text
+    return out
 
 
 def _aware(t: datetime) -> datetime:

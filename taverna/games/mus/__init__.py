@@ -31,6 +31,7 @@ The package, one module per concept:
 - :mod:`.betting` — the lances: who speaks, bets, raises, órdagos, answers;
 - :mod:`.count` — the end of a hand: who wins each lance and why, the count,
   games, cows and the match;
+- :mod:`.figures` — a player's own figures of a match (lances won, órdagos);
 - :mod:`.views` — a seat's view, and full states sampled from one;
 - :mod:`.notation` — actions and deals as values, and their record notation;
 - :mod:`.hands` — the cards and what a hand is worth in each lance;

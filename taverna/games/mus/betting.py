@@ -7,6 +7,7 @@ list of what was said (sampling). The readings of the betting rules are in the
 package's docstring (:mod:`taverna.games.mus`).
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -6,6 +6,7 @@ written in ``state.tally`` where it came from, and the hand's end (``hand_end``)
 gives the tally and the verdicts: why each lance compared at the showdown was won.
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -5,6 +5,7 @@ Functions of a :class:`~.state.Mus` state (``state``): the handlers of its actio
 in these phases and the dealing the base protocol asks for.
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random

@@ -22,6 +22,7 @@ the player closest to mano::
     True
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence

@@ -10,6 +10,7 @@ with an ``amount`` for a bet or a raise and the ``cards`` of a discard. A deal i
     'discard 12o 1b'
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -5,6 +5,7 @@ against 1 and 3). A hand is the mus phase, then the four lance slots, each with
 its betting, then the count; stones make games, games make cows, cows the match.
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 SEATS = 4

@@ -6,6 +6,7 @@ modules, functions of this state: :mod:`.dealing` (the deal and the mus phase),
 :mod:`.hands` the cards and what a hand is worth, :mod:`.rules` the numbers.
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random
@@ -23,7 +24,8 @@ from ..base import (
     View,
     not_an_action,
 )
-from . import betting, dealing, notation, views
+from . import betting, dealing, notation, senas, views
+from .figures import FIGURE_NAMES, seat_figures
 from .hands import HandValue
 from .notation import (
     ACCEPT,
@@ -102,12 +104,19 @@ class Mus(State[MusAction]):
     order = 3
     default_seats: ClassVar[int] = 4
     private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
+    signal_signs: ClassVar[tuple[str, ...]] = senas.SIGNS
     settings_declared: ClassVar[tuple[Setting, ...]] = (
         # RULES.md §3: cows per match and games per cow, 1 to 3
         Setting("cows", "choice", 1, choices=(1, 2, 3)),
         Setting("games_per_cow", "choice", 3, choices=(1, 2, 3)),
         Setting("real_31", "bool", False),
+        # RULES.md §3 Señas: on by default; each opponent catches one with this chance
+        Setting("senas", "bool", True, quiet=True),
+        Setting("catch", "number", 0.25, minimum=0, maximum=1, quiet=True),
     )
+    #: a player's page counts (:mod:`.figures`) the lances their pair won by kind, and
+    #: the órdagos they called and those of them their pair won
+    figure_names: ClassVar[tuple[str, ...]] = FIGURE_NAMES
 
     __slots__ = (
         "answerers",
@@ -130,6 +139,7 @@ class Mus(State[MusAction]):
         "mano",
         "mus_count",
         "mus_round",
+        "n_actions",
         "n_bets",
         "ordago",
         "phase",
@@ -142,6 +152,9 @@ class Mus(State[MusAction]):
         "res_status",
         "res_team",
         "reshuffled",
+        "signals",
+        "signals_start",
+        "signs_made",
         "speakers",
         "stake",
         "stones",
@@ -178,6 +191,10 @@ class Mus(State[MusAction]):
         self.deck: list[int] = []  # top at the end
         self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
         self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
+        # RULES.md §3 Señas: every seña of the game, as the record lists them; an entry
+        # is never changed once made (a clone shares them)
+        self.signals: list[JSON] = []
+        self.n_actions = 0  # actions applied (a seña's ``after``), kept by clones too
         self.reset_hand()
 
     def reset_hand(self) -> None:
@@ -186,6 +203,8 @@ class Mus(State[MusAction]):
             self.piles = [[], [], [], []]
             self.discards = []
         self.reshuffled = 0
+        self.signals_start = len(self.signals)  # this hand's señas are signals[signals_start:]
+        self.signs_made = [0, 0, 0, 0]  # per seat, the bits (senas.SIGN_BIT) of this hand's
         self.mus_round = 0
         self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
         self.vals: list[HandValue] | None = None
@@ -254,6 +273,12 @@ class Mus(State[MusAction]):
     def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
         return dealing.begin(self, deal, given)
 
+    @classmethod
+    def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
+        """The lances ``seat``'s pair won by kind, the órdagos it called and won
+        (:func:`.figures.seat_figures`)."""
+        return seat_figures(events, seat)
+
     # ------------------------------------------------------------ queries
 
     def legal_actions(self, seat: int | None = None) -> list[MusAction]:
@@ -290,7 +315,9 @@ class Mus(State[MusAction]):
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, action: MusAction) -> list[Event]:
+    # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
+    # before the body's own refusal says what to do instead (not_an_action)
+    def apply(self, action: object) -> list[Event]:
         if not isinstance(action, MusAction):
             raise not_an_action(self, action)
         s = action.seat
@@ -298,6 +325,7 @@ class Mus(State[MusAction]):
         if s != turn or turn < 0:
             self._refuse_turn(s, VERBS[action.code])
         events = _HANDLERS[self.phase][action.code](self, s, action)
+        self.n_actions += 1
         log = self._log
         if log is not None:
             log.append(action)
@@ -327,6 +355,62 @@ class Mus(State[MusAction]):
         else:
             where = "in the discards"
         return IllegalAction(f"seat {s} cannot {VERBS[code]} {where}; it may {should}", "not_now")
+
+    # ---------------------------------------------------------------- señas
+
+    def check_signal(self, seat: int, sign: str) -> None:
+        """Refuse (IllegalAction, with a reason of :data:`.senas.REASONS`) a seña that
+        ``seat`` may not make now: false, partial, out of its moment, made already this
+        hand, at a table without señas (RULES.md §3 Señas)."""
+        refused = senas.refusal(self, seat, sign)
+        if refused is not None:
+            raise refused
+
+    def make_signal(self, seat: int, sign: str, caught_by: Sequence[int] = ()) -> JSON:
+        """Make a seña: checked (:meth:`check_signal`), then listed in :attr:`signals`
+        with the opponents that caught it (drawn by :func:`.senas.draw_catches`); returns
+        the record entry ``{"seat", "sign", "after", "caught_by"}``. No stone and no
+        turn changes."""
+        self.check_signal(seat, sign)
+        caught = senas.check_catch(seat, caught_by)
+        entry: JSON = {"seat": seat, "sign": sign, "after": self.n_actions, "caught_by": caught}
+        self.signals.append(entry)
+        self.signs_made[seat] |= senas.SIGN_BIT[sign]
+        return entry
+
+    def signal_for(self, entry: JSON, seat: int | None) -> JSON | None:
+        """What ``seat`` (None: a spectator) may see of the seña ``entry``, one of
+        :attr:`signals`; None: nothing. The one place that decides it (RULES.md §3): the
+        maker sees it with ``caught_by``, the partner and an opponent who caught it see
+        the sign, other opponents nothing, a spectator nothing while its hand is played.
+        """
+        playing = self.phase != IDLE and any(e is entry or e == entry for e in self.hand_signals)
+        return senas.visible(entry, seat, not playing)
+
+    @property
+    def hand_signals(self) -> list[JSON]:
+        """The señas of the current hand (or of the last one, between hands)."""
+        return self.signals[self.signals_start :]
+
+    def may_signal(self, seat: int) -> list[str]:
+        """The señas ``seat`` may make now (:func:`.senas.true_signs`)."""
+        return senas.true_signs(self, seat)
+
+    def record(self) -> JSON:
+        """RULES.md §4, with the señas (``signals``) when there are some (§3)."""
+        rec = super().record()
+        if self.signals:
+            rec["signals"] = [dict(e, caught_by=list(e["caught_by"])) for e in self.signals]
+        return rec
+
+    def signals_open(self) -> bool:
+        """Whether a seña may be made now: in a lance, at a table that plays them."""
+        return self.phase in (SPEAK, ANSWER) and not self.over and self.settings["senas"]
+
+    def catches(self, seed: int, seat: int) -> list[int]:
+        """Who catches the next seña, ``seat``'s: :func:`.senas.draw_catches` with the
+        table's ``catch`` and the seña's index in the game."""
+        return senas.draw_catches(seed, len(self.signals), seat, self.settings["catch"])
 
     # ---------------------------------------------------------------- views
 

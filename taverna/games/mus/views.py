@@ -6,13 +6,15 @@ state that shows a seat exactly its view, for search bots (RULES.md §3: the
 pares and juego announcements are public, so the other hands must fit them).
 """
 
+# taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, TypeVar
 
-from ..base import Dealer, SampleError, View
+from ..base import Dealer, SampleError, View, shuffle
 from .betting import replay_betting
 from .count import lance_summary
 from .hands import N_CARDS, card_id, hand_value
@@ -29,6 +31,7 @@ from .rules import (
     SPEAK,
     STATUS_NAMES,
 )
+from .senas import SIGN_BIT, holds
 
 if TYPE_CHECKING:
     from .state import Mus
@@ -80,12 +83,119 @@ def view(state: Mus, seat: int | None) -> View:
         "over": state.over,
         "winner": state.winner,
         "last_hand": state.last_hand,
+        # RULES.md §3 Señas: this hand's, as this seat may see them (Mus.signal_for)
+        "signals": [
+            x for x in (state.signal_for(e, seat) for e in state.hand_signals) if x is not None
+        ],
     }
     if seat is not None:
+        v["may_signal"] = state.may_signal(seat)
         v["hand"] = state.hand_cards(seat)
         v["discarded"] = cards_str(state.piles[seat])
         v["legal"] = [a.to_json() for a in state.legal_actions(seat)]
     return v
+
+
+def _deal_told(
+    rng: random.Random,
+    unseen: list[int],
+    others: list[int],
+    told: dict[int, list[str]],
+    fits: Callable[[int, Sequence[int]], bool],
+    hands: list[tuple[int, ...]],
+) -> list[int]:
+    """Deal the other seats' hands (into ``hands``) when some of them made señas the
+    seat saw (``told``: seat -> signs); returns the cards left.
+
+    The three hands are drawn together and kept when all fit (rejection, a bounded
+    number of tries); else seat by seat, the seats with señas first, each by rejection
+    and, failing that, among every hand of the cards left that fits (a rare seña on a
+    small pool), started again in another order when a seat is left nothing that fits,
+    and last by a search of the ways of dealing: slightly biased, never wrong.
+    """
+
+    def fits_all(x: int, h: Sequence[int]) -> bool:
+        return fits(x, h) and all(holds(sign, h) for sign in told.get(x, ()))
+
+    pool = unseen[:]
+    for _ in range(500):
+        shuffle(rng, pool)
+        cand = [tuple(pool[i * 4 : i * 4 + 4]) for i in range(3)]
+        if all(fits_all(x, h) for x, h in zip(others, cand, strict=True)):
+            for x, h in zip(others, cand, strict=True):
+                hands[x] = h
+            return pool[12:]
+    order = sorted(others, key=lambda x: x not in told)
+    for attempt in range(8):
+        # a seat's hand may leave the next one nothing that fits: start again, in
+        # another order, and last look at every way of dealing (never stuck)
+        dealt = _one_by_one(
+            rng, unseen, order, fits_all, 2000 if attempt == 0 else 500, attempt == 0
+        )
+        if dealt is not None:
+            break
+        shuffle(rng, order)
+    else:
+        dealt = _every_way(rng, unseen, order, fits_all)
+        if dealt is None:
+            raise SampleError("no deal of the unseen cards fits the announcements and señas")
+    for x, h in dealt[0].items():
+        hands[x] = h
+    return dealt[1]
+
+
+_Dealt = tuple[dict[int, tuple[int, ...]], list[int]]
+
+
+def _one_by_one(
+    rng: random.Random,
+    rest: list[int],
+    order: list[int],
+    fits_all: Callable[[int, Sequence[int]], bool],
+    tries: int,
+    search: bool,
+) -> _Dealt | None:
+    """The seats' hands one after another, each by rejection and, failing that (with
+    ``search``), among every hand of the cards left that fits; None when a seat is
+    left none."""
+    out: dict[int, tuple[int, ...]] = {}
+    for x in order:
+        for _ in range(tries):
+            h = tuple(rng.sample(rest, 4))
+            if fits_all(x, h):
+                break
+        else:
+            if not search:
+                return None
+            every = [h for h in combinations(rest, 4) if fits_all(x, h)]
+            if not every:
+                return None
+            h = every[rng.randrange(len(every))]
+        out[x] = h
+        rest = [c for c in rest if c not in h]
+    return out, rest
+
+
+def _every_way(
+    rng: random.Random,
+    rest: list[int],
+    order: list[int],
+    fits_all: Callable[[int, Sequence[int]], bool],
+    width: int = 6,
+) -> _Dealt | None:
+    """A deal of the seats in ``order`` by search: each seat's fitting hands in random
+    order (``width`` of them at most), the next seats dealt from what each leaves."""
+    if not order:
+        return {}, rest
+    x = order[0]
+    every = [h for h in combinations(rest, 4) if fits_all(x, h)]
+    shuffle(rng, every)
+    for h in every[:width]:
+        sub = _every_way(rng, [c for c in rest if c not in h], order[1:], fits_all, width)
+        if sub is not None:
+            sub[0][x] = h
+            return sub
+    return None
 
 
 def sample(cls: type[M], view: View, rng: random.Random) -> M:
@@ -93,8 +203,9 @@ def sample(cls: type[M], view: View, rng: random.Random) -> M:
 
     Other hands are drawn from the cards the seat has not seen (not its
     hand, not its discards still in the pile) and must match the public
-    pares and juego announcements (rejection sampling); the rest fill the
-    other seats' discard piles and the deck.
+    pares and juego announcements (rejection sampling) and the señas the seat
+    saw (:func:`_deal_told`); the rest fill the other seats' discard piles and
+    the deck.
     """
     seat = view["seat"]
     if seat is None:
@@ -135,29 +246,39 @@ def sample(cls: type[M], view: View, rng: random.Random) -> M:
             return False
         return juego_h is None or bool(v.juego) == (x in juego_h)
 
+    # RULES.md §3 Señas: a seña is always true, so a seña the seat saw says what its
+    # maker holds (its own are in its hand already)
+    told: dict[int, list[str]] = {}
+    for e in view.get("signals", ()):
+        if e["seat"] != seat:
+            told.setdefault(e["seat"], []).append(e["sign"])
+
     hands: list[tuple[int, ...]] = [()] * SEATS
     hands[seat] = own
-    pool = unseen[:]
-    for _ in range(2000):
-        rng.shuffle(pool)
-        cand = [tuple(pool[i * 4 : i * 4 + 4]) for i in range(3)]
-        if all(fits(x, h) for x, h in zip(others, cand, strict=True)):
-            for x, h in zip(others, cand, strict=True):
-                hands[x] = h
-            rest = pool[12:]
-            break
+    if told:
+        rest = _deal_told(rng, unseen, others, told, fits, hands)
     else:
-        # seat by seat: slightly biased, but always finds the true-like hands
-        rest = unseen[:]
-        for x in others:
-            for _ in range(100_000):
-                h = tuple(rng.sample(rest, 4))
-                if fits(x, h):
-                    break
-            else:
-                raise SampleError("no deal of the unseen cards fits the announcements")
-            hands[x] = h
-            rest = [c for c in rest if c not in h]
+        pool = unseen[:]
+        for _ in range(2000):
+            shuffle(rng, pool)
+            cand = [tuple(pool[i * 4 : i * 4 + 4]) for i in range(3)]
+            if all(fits(x, h) for x, h in zip(others, cand, strict=True)):
+                for x, h in zip(others, cand, strict=True):
+                    hands[x] = h
+                rest = pool[12:]
+                break
+        else:
+            # seat by seat: slightly biased, but always finds the true-like hands
+            rest = unseen[:]
+            for x in others:
+                for _ in range(100_000):
+                    h = tuple(rng.sample(rest, 4))
+                    if fits(x, h):
+                        break
+                else:
+                    raise SampleError("no deal of the unseen cards fits the announcements")
+                hands[x] = h
+                rest = [c for c in rest if c not in h]
     state.hands = hands
     piles: list[list[int]] = [[], [], [], []]
     piles[seat] = own_pile
@@ -190,6 +311,15 @@ def sample(cls: type[M], view: View, rng: random.Random) -> M:
         state.res_status[L] = STATUS_NAMES.index(item["status"])
         state.res_stake[L] = item.get("stake", 0)
         state.res_team[L] = item.get("team", -1)
+    # the señas the seat saw, as the sample's own: its view shows them as the real game's
+    # (an opponent's that the seat saw, it caught; the rest it cannot know)
+    for e in view.get("signals", ()):
+        x = e["seat"]
+        caught = e["caught_by"] if x == seat else [seat] if (x ^ seat) & 1 else []
+        state.signals.append(
+            {"seat": x, "sign": e["sign"], "after": e["after"], "caught_by": caught}
+        )
+        state.signs_made[x] |= SIGN_BIT[e["sign"]]
     if phase == IDLE and not state.over:
         # awaiting a deal: the sampled game goes on with one from rng
         state.initial_events = state._next_deal()

@@ -91,6 +91,12 @@ const cards = {
     return html`${t('replay.action.play')} ${thing(mini(a.card), cardLabel(a.card))}${claim}`;
   },
 
+  /** Why a hint suggests its move (the server's `why`), in the game's words; null for
+   * the reasons every game shares (js/table.js says those). */
+  whyText(w) {
+    return w.key === 'scores' ? t('cards.why.scores', { points: w.points }) : null;
+  },
+
   learn(e, c) {
     const n = c.notes;
     switch (e.type) {
@@ -208,7 +214,7 @@ const cards = {
     const pile = v.pile
       .map(
         (card, i) =>
-          html`<span class="pile-card${last && last.card === card && i === v.pile.length - 1 ? ' last' : ''}" data-vars="--i: ${i}" role="listitem" aria-label="${cardLabel(card)}">${frenchCard(card)}</span>`,
+          html`<span class="pile-card${last && last.card === card && i === v.pile.length - 1 ? ' last' : ''}" data-piece="${card}" data-vars="--i: ${i}" role="listitem" aria-label="${cardLabel(card)}">${frenchCard(card)}</span>`,
       );
     const pct = Math.min(100, (100 * v.total) / v.limit);
     const fives = v.total > 0 && v.total % 5 === 0;

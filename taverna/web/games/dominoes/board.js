@@ -182,6 +182,22 @@ const dominoes = {
     return html`${t('replay.action.play')} ${thing(mini(a.tile), tileLabel(a.tile))}${where}`;
   },
 
+  /** Where a hint's move is marked: its tile in the hand (the action writes the tile
+   * as it lies on the line, either way round). */
+  hintMarks(a) {
+    if (a.type !== 'play') return null;
+    const [x, y] = a.tile.split('-');
+    return [`.hand [data-tile="${x}-${y}"]`, `.hand [data-tile="${y}-${x}"]`];
+  },
+
+  /** Why a hint suggests its move (the server's `why`), in the game's words; null for
+   * the reasons every game shares (js/table.js says those). */
+  whyText(w) {
+    if (w.key === 'scores') return t('dom.why.scores', { points: w.points });
+    if (w.key === 'keeps_double') return t('dom.why.keeps_double', { tile: tileLabel(w.tile) });
+    return null;
+  },
+
   learn(e, c) {
     if (e.type === 'play') c.notes.last = { tile: e.tile, seat: e.seat };
     if (e.type === 'deal') c.notes.last = null;
@@ -284,7 +300,7 @@ const dominoes = {
           const tile = line[i];
           const edge = i === 0 ? 'left' : i === line.length - 1 ? 'right' : '';
           const isLast = last && same(last.tile, tile) ? ' last' : '';
-          return html`<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem" ${box(p)}
+          return html`<span class="line-tile${isDouble(tile) ? ' double' : ''}${isLast}" role="listitem" data-piece="${tile}" ${box(p)}
               ${edge ? html`data-edge="${edge}"` : ''} aria-label="${tileLabel(tile)}">${domino(p.shown, {
                 vertical: p.vertical,
               })}</span>`;

@@ -13,6 +13,23 @@ const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos'
 const RANK_KEYS = { 10: 'es.sota', 11: 'es.caballo', 12: 'es.rey', 1: 'es.as' };
 const MAX_BET = 40;
 
+/** The federation's señas (RULES.md §3), by their Spanish names in every language (what
+ * each means is said in the page's language, lang/*.json mus.sena.*). */
+const SIGNS = {
+  dos_reyes: 'dos reyes',
+  dos_ases: 'dos ases',
+  medias_reyes: 'medias de reyes',
+  medias_ases: 'medias de ases',
+  medias: 'medias',
+  duples: 'duples',
+  treinta_y_una: 'treinta y una',
+  juego: 'juego',
+  treinta: 'treinta',
+  veintinueve: 'veintinueve',
+  ciego: 'ciego',
+};
+const signName = (sign) => SIGNS[sign] ?? sign;
+
 function cardLabel(card) {
   const rank = Number(card.slice(0, -1));
   const suit = card.slice(-1);
@@ -110,6 +127,16 @@ const mus = {
   /** A card or tile in notation, in words (messages about it). */
   thingLabel: cardLabel,
 
+  /** A seña by its Spanish name (messages about it). */
+  signName,
+
+  /** A seña someone made, in words (text): "Carla signals dos reyes". */
+  signalText(x, c) {
+    const line = t('mus.log.sena', { name: c.name(x.seat), sign: signName(x.sign) });
+    const mine = c.me !== null && c.me !== undefined;
+    return mine && x.seat !== c.me && pairOf(x.seat) !== pairOf(c.me) ? `${line} · ${t('mus.sena_you_caught')}` : line;
+  },
+
   /** An action in the game's own words, its cards drawn as at the table (replays; HTML). */
   describe(a) {
     if (a.type === 'discard') {
@@ -117,6 +144,18 @@ const mus = {
       return html`${t('replay.action.discard')} ${cards}`;
     }
     return html`${say(a.type, a.amount)}`;
+  },
+
+  /** A hint's move made ready (js/table.js): a bet or a raise of the amount it says. */
+  takeHint(a, c) {
+    if (a.amount) c.ui.amount = a.amount;
+  },
+
+  /** Why a hint suggests its move (the server's `why`), in the game's words; null for
+   * the reasons every game shares (js/table.js says those). */
+  whyText(w) {
+    if (w.key !== 'pair_wins' && w.key !== 'pair_loses') return null;
+    return t(`mus.why.${w.key}`, { lance: lanceName(w.lance), chance: w.chance });
   },
 
   learn(e, c) {
@@ -176,6 +215,8 @@ const mus = {
       }
       case 'reshuffle':
         return { kind: 'reshuffle', html: html`${t('mus.log.reshuffle')}` };
+      case 'signal':
+        return { kind: 'signal', cls: 'sena-line', html: html`${mus.signalText(e, c)}${caughtNote(c, e)}` };
       case 'announce': {
         const names = e.holders.map((s) => c.name(s)).join(', ');
         const key = e.lance === 'pares' ? 'pares' : 'juego';
@@ -257,6 +298,7 @@ const mus = {
         <div class="plate-name">${nameText(c.label(s))}
           ${v.mano === s ? html`<span class="tag mano" title="${t('mus.mano_title')}">${t('mus.mano')}</span>` : ''}</div>
         <div class="badges">${badges}</div>
+        ${senaList(c, s)}
         ${cardsHtml}
         ${said ? html`<div class="bubble" aria-label="${t('mus.said', { name: c.name(s), what: said })}">${said}</div>` : ''}
       </div>`;
@@ -276,7 +318,7 @@ const mus = {
     let center;
     if (v.phase === 'mus' || v.phase === 'discard') {
       center = html`<div class="mus-phase"><b>${v.phase === 'mus' ? t('mus.phase_mus') : t('mus.phase_discard')}</b>
-        <span class="muted">${t('mus.round_n', { n: v.mus_round + 1 })} · ${tn('mus.deck_n', v.deck)}</span></div>`;
+        <span class="muted" data-deck>${t('mus.round_n', { n: v.mus_round + 1 })} · ${tn('mus.deck_n', v.deck)}</span></div>`;
     } else {
       center = html`<div class="bets">${
         v.phase === 'answer'
@@ -337,10 +379,12 @@ const mus = {
     return html`<div class="me-plate pair-${pairOf(c.me)}${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${nameText(c.label(c.me))}${v.mano === c.me ? html` <span class="tag mano">${t('mus.mano')}</span>` : ''}</span>
         ${said_(c, c.me) ? html`<span class="bubble mine">${said_(c, c.me)}</span>` : ''}
+        ${senaList(c, c.me)}
       </div>
       <div class="hand cards-hand mus-hand" role="group" aria-label="${t('mus.your_cards')}">${cardsHtml}</div>
       <div class="actions mus-actions">${buttons}</div>
-      <p class="hint" aria-live="polite">${hint}</p>`;
+      <p class="hint" aria-live="polite">${hint}</p>
+      ${senaBar(c)}`;
   },
 
   bind(root, c) {
@@ -365,6 +409,9 @@ const mus = {
         if (type === 'bet' || type === 'raise') c.act({ type, amount: ui.amount });
         else c.act({ type });
       };
+    });
+    root.querySelectorAll('[data-sena]').forEach((b) => {
+      b.onclick = () => c.signal?.(b.dataset.sena);
     });
     const d = root.querySelector('[data-discard]');
     if (d) {
@@ -561,6 +608,43 @@ function said_(c, seat) {
   const x = c.notes.said?.[seat];
   if (!x) return '';
   return x[0] === 'discards' ? t('mus.discards_n', { n: x[1] }) : say(x[0], x[1]);
+}
+
+/** Who caught a seña, for the one who made it (only the maker, and anybody once the
+ * hand is over, knows: the entry has caught_by). */
+function caughtNote(c, x) {
+  if (!Array.isArray(x.caught_by)) return '';
+  const said = x.caught_by.length
+    ? t('mus.sena_caught_by', { names: x.caught_by.map((s) => c.name(s)).join(', ') })
+    : t('mus.sena_unseen');
+  return html` <small class="caught-by">(${said})</small>`;
+}
+
+/** A seat's señas this hand as the page's seat may see them: its own with who caught
+ * them, its partner's, an opponent's it caught; each with what it means. */
+function senaList(c, seat) {
+  const made = (c.view.signals || []).filter((x) => x.seat === seat);
+  if (!made.length) return '';
+  const mine = c.me !== null && c.me !== undefined;
+  const kind = !mine || seat === c.me ? '' : pairOf(seat) === pairOf(c.me) ? ' partner' : ' caught';
+  return html`<ul class="senas-made" aria-label="${t('mus.senas_of', { name: c.name(seat) })}">${made.map(
+    (x) => html`<li class="sena${kind}" title="${t(`mus.sena.${x.sign}`)}"><span lang="es">${signName(x.sign)}</span>${caughtNote(c, x)}</li>`,
+  )}</ul>`;
+}
+
+/** The seña bar of a seated player at a table with señas: each of the federation's
+ * señas, offered only while the hand allows it (view.may_signal, the server's word). */
+function senaBar(c) {
+  const v = c.view;
+  if (!v.settings?.senas || c.me === null || v.over || !Array.isArray(v.may_signal)) return '';
+  const may = v.may_signal;
+  return html`<div class="sena-bar" role="group" aria-label="${t('mus.senas_bar')}">
+    <span class="sena-title" aria-hidden="true">${t('mus.senas')}</span>
+    ${Object.keys(SIGNS).map(
+      (x) => html`<button class="btn small sena-btn" data-sena="${x}" data-key="sena-${x}" title="${t(`mus.sena.${x}`)}"${
+        may.includes(x) ? '' : html` disabled`
+      }><span lang="es">${signName(x)}</span></button>`,
+    )}</div>`;
 }
 
 function sameSet(a, b) {

@@ -11,6 +11,7 @@ const BRAND_SVG = html`<svg viewBox="0 0 64 40" aria-hidden="true"><rect x="2" y
 const PAGES = [
   ['lobby', '/#/', 'nav.lobby'],
   ['ranking', '/ranking', 'nav.ranking'],
+  ['tournaments', '/tournaments', 'nav.tournaments'],
   ['account', '/account', 'nav.account'],
 ];
 

@@ -21,6 +21,10 @@ function facts(params, fmt, detail) {
   }
   const thing = params.card ?? params.tile;
   if (thing !== undefined) out.thing = fmt.thing ? fmt.thing(thing) : thing;
+  // a Mus seña (RULES.md §3), and the señas a hand holds: by their names
+  const sign = fmt.sign || ((x) => x);
+  if (typeof params.sign === 'string') out.sign = sign(params.sign);
+  if (Array.isArray(params.holds)) out.holds = params.holds.map(sign).join(', ');
   return out;
 }
 
@@ -55,7 +59,8 @@ export function explainHttp({ code, params = {}, detail }, fmt = {}) {
 /**
  * A refused move (a WebSocket `error`) as one sentence and how to show it: `race`
  * when the table only moved on first (shown kindly), else `error`.
- * `fmt`: `me` (my seat), `seat(n)` (a seat's name), `thing(x)` (a card or tile).
+ * `fmt`: `me` (my seat), `seat(n)` (a seat's name), `thing(x)` (a card or tile),
+ * `sign(x)` (a seña's name).
  */
 export function explainRefusal(msg, fmt = {}) {
   const params = msg.params || {};

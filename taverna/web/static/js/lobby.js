@@ -49,7 +49,15 @@ export function mount(app) {
               <h2>${gameTitle(g)}</h2>
               <p>${t(`game.${g}.about`)}</p>
               <p class="muted open-count" data-count="${g}"></p>
-              <button class="btn primary" data-new="${g}" data-key="new-${g}">${t('lobby.new_table')}</button>
+              <div class="game-card-actions">
+                <button class="btn primary" data-play-now="${g}" data-key="now-${g}">${t('lobby.play_now')}</button>
+                <button class="btn ghost" data-new="${g}" data-key="new-${g}">${t('lobby.new_table')}</button>
+                ${session.player?.registered ? html`<button class="btn ghost" data-play-ranked="${g}" data-key="ranked-${g}" title="${t('lobby.play_ranked_hint')}">${t('lobby.play_ranked')}</button>` : ''}
+              </div>
+              <p class="play-now-level"><label for="now-level-${g}">${t('lobby.play_now_level')}</label>
+                <select id="now-level-${g}" data-now-level="${g}">${['random', 'greedy', 'expert'].map(
+                  (b) => html`<option value="${b}"${b === 'greedy' ? html` selected` : ''}>${t(`bot.${b}`)}</option>`,
+                )}</select></p>
             </div>
           </article>`,
         )}
@@ -73,6 +81,8 @@ export function mount(app) {
       </section>`,
     );
     app.querySelectorAll('[data-new]').forEach((b) => (b.onclick = () => openCreate(b.dataset.new)));
+    app.querySelectorAll('[data-play-now]').forEach((b) => (b.onclick = () => playNow(b.dataset.playNow)));
+    app.querySelectorAll('[data-play-ranked]').forEach((b) => (b.onclick = () => playRanked(b.dataset.playRanked)));
     app.querySelectorAll('[data-filter]').forEach(
       (b) =>
         (b.onclick = () => {
@@ -83,6 +93,29 @@ export function mount(app) {
     );
     renderTables();
     renderHistory();
+  }
+
+  /** Play now: a free seat at a table that waits for players, else a new table whose
+   * free seats go to bots of the chosen level after a short wait (the server decides). */
+  async function playNow(game) {
+    if (!(await ensureSession())) return;
+    const level = app.querySelector(`[data-now-level="${game}"]`)?.value || 'greedy';
+    try {
+      const r = await api('POST', '/api/play-now', { game, level });
+      location.hash = `#/table/${r.table.id}`;
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  }
+
+  /** Play ranked: an official table of registered players near one's skill rating. */
+  async function playRanked(game) {
+    try {
+      const r = await api('POST', '/api/play-ranked', { game });
+      location.hash = `#/table/${r.table.id}`;
+    } catch (e) {
+      toast(e.message, 'error');
+    }
   }
 
   function renderTables() {
@@ -257,6 +290,8 @@ function createDialog(info, game) {
     turn_seconds: defaults.turn_seconds,
     muggins_wait: defaults.muggins_wait,
     public: defaults.public,
+    chat: true,
+    hints: false,
     practice: false,
     official: false,
     stake: 100,
@@ -302,7 +337,7 @@ function createDialog(info, game) {
   function numberSpecs() {
     const out = {};
     for (const [name, spec] of Object.entries(gameInfoOf(form.game).settings || {})) {
-      if (spec.type === 'int') out[name] = spec;
+      if (spec.type === 'int' || spec.type === 'number') out[name] = spec;
     }
     for (const name of ['turn_seconds', 'muggins_wait', 'stake']) out[name] = info.table_limits?.[name] ?? {};
     return out;
@@ -331,7 +366,7 @@ function createDialog(info, game) {
         // the game's words for it (its board module), else its name
         const words = board(form.game)?.settingLabels?.[name] || {};
         const label = words.label ? t(words.label) : name;
-        if (spec.type === 'int') return numberField(name, label, s[name], spec);
+        if (spec.type === 'int' || spec.type === 'number') return numberField(name, label, s[name], spec);
         if (spec.type === 'bool') return check(name, label, words.hint ? t(words.hint) : '');
         const named = words.choices || {};
         return select(
@@ -435,6 +470,12 @@ function createDialog(info, game) {
               : ''
           }
           <label class="check"><input type="checkbox" name="public"${form.public ? html` checked` : ''}><span>${t('set.public')}<small>${t('set.public_hint')}</small></span></label>
+          <label class="check"><input type="checkbox" name="chat"${form.chat ? html` checked` : ''}><span>${t('set.chat')}<small>${t('set.chat_hint')}</small></span></label>
+          ${
+            form.official // an official table gives no hints (docs/protocol.md)
+              ? ''
+              : html`<label class="check"><input type="checkbox" name="hints"${form.hints ? html` checked` : ''}><span>${t('set.hints')}<small>${t('set.hints_note')}</small></span></label>`
+          }
           ${
             member
               ? html`<label class="check"><input type="checkbox" name="official"${form.official ? html` checked` : ''}><span>${t('set.official')}<small>${t('set.official_hint')}</small></span></label>`
@@ -506,7 +547,7 @@ function createDialog(info, game) {
         if (el.getAttribute('aria-invalid')) checkNumbers(f, { only: el.name });
       });
     }
-    for (const k of ['public', 'practice']) {
+    for (const k of ['public', 'practice', 'chat', 'hints']) {
       const el = f.querySelector(`[name=${k}]`);
       if (el) el.addEventListener('change', () => (form[k] = el.checked));
     }
@@ -552,6 +593,7 @@ function createDialog(info, game) {
       settings,
       turn_seconds: Number(f.querySelector('[name=turn_seconds]').value),
       public: f.querySelector('[name=public]').checked,
+      chat: f.querySelector('[name=chat]').checked,
       bots,
     };
     if (form.official) {
@@ -563,6 +605,7 @@ function createDialog(info, game) {
       body.muggins_wait = Number(f.querySelector('[name=muggins_wait]').value);
       if (f.querySelector('[name=practice]')?.checked) body.bot_forget = PRACTICE_FORGET;
     }
+    if (!form.official && f.querySelector('[name=hints]')?.checked) body.hints = true;
     try {
       const table = (await api('POST', '/api/tables', body)).table;
       const mine = form.who.indexOf('me');

@@ -3,10 +3,11 @@
 // The server replays the stored record with the rules engine
 // (GET /api/games/{id}/replay); the page steps through its states.
 
-import { api } from './api.js';
+import { api, ensureSession, session } from './api.js';
 import { html, setMarkup } from './html.js';
 import { t } from './i18n.js';
 import { board } from './games.js';
+import { chatRecord } from './chat.js';
 import { gameTitle, keepFocus, plainName, scoreList, settingsChips } from './ui.js';
 
 const ICON_FIRST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>`;
@@ -22,17 +23,63 @@ function reveal(e) {
 }
 
 export function mount(app, tableId) {
-  const S = { data: null, k: 0, playing: false, speed: 1, error: null };
+  const S = { data: null, k: 0, playing: false, speed: 1, error: null, reviews: [], reviewSeat: null, reviewError: null };
   let timer = null;
+  let polling = null;
+  let gone = false;
+
+  /** Each seat's review as it stands; asked again every second while one is under way. */
+  async function loadReviews() {
+    clearTimeout(polling);
+    try {
+      const { reviews } = await api('GET', `/api/games/${encodeURIComponent(tableId)}/reviews`);
+      S.reviews = reviews;
+    } catch {
+      return; // no review to show (the game is not finished)
+    }
+    if (gone) return;
+    if (S.reviews.some((r) => r.status === 'queued' || r.status === 'running')) {
+      polling = setTimeout(loadReviews, 1000);
+    }
+    if (S.data) render();
+  }
+
+  async function askReview(seat) {
+    S.reviewError = null;
+    if (!(await ensureSession())) return;
+    try {
+      await api('POST', `/api/games/${encodeURIComponent(tableId)}/reviews/${seat}`);
+    } catch (e) {
+      S.reviewError = e.message;
+      render();
+      return;
+    }
+    await loadReviews();
+  }
+
+  function reviewOf(seat) {
+    return S.reviews.find((r) => r.seat === seat) || null;
+  }
 
   async function load() {
+    // the table's chat beside the game (not part of its record): both rooms, once it is over
+    api('GET', `/api/tables/${encodeURIComponent(tableId)}/chat`).then(
+      ({ messages }) => {
+        S.chat = chatRecord(messages);
+        if (S.data) render();
+      },
+      () => {}, // no chat to show
+    );
     try {
       S.data = await api('GET', `/api/games/${encodeURIComponent(tableId)}/replay`);
       S.k = 0;
+      const mine = (S.data.table.seating || []).findIndex((x) => x?.player_id && session.player && x.player_id === session.player.id);
+      S.reviewSeat = mine >= 0 ? mine : 0;
     } catch (e) {
       S.error = e.message;
     }
     render();
+    if (S.data) loadReviews();
   }
 
   function ctxAt(k) {
@@ -62,9 +109,28 @@ export function mount(app, tableId) {
         const line = g.narrate(e, c);
         if (line) log.push({ ...line, step: i });
       }
+      // the señas made at this step (Mus, RULES.md §3: after i actions), each told
+      for (const x of signals().filter((x) => x.after === i)) {
+        const line = g.narrate({ type: 'signal', ...x }, c);
+        if (line) log.push({ ...line, step: i });
+      }
     }
     const view = S.data.steps[k].view;
-    return { c: { ...base, view, hands: view.hands }, log, g };
+    const shown = handSignals(k);
+    return { c: { ...base, view: shown ? { ...view, signals: shown } : view, hands: view.hands }, log, g };
+  }
+
+  /** Every seña of the game (none is secret once it is over), with who caught it. */
+  function signals() {
+    return S.data.signals || [];
+  }
+
+  /** The señas of step k's hand made by then, as the table shows a hand's señas; null
+   * for a game without any. */
+  function handSignals(k) {
+    if (!signals().length) return null;
+    const hand = (i) => S.data.steps[i].view.hand_no;
+    return signals().filter((x) => x.after <= k && hand(x.after) === hand(k));
   }
 
   function render() {
@@ -106,7 +172,7 @@ export function mount(app, tableId) {
         <button class="btn primary" data-play data-key="play">${S.playing ? t('replay.pause') : t('replay.play')}</button>
         <button class="btn step" data-go="next" data-key="next" aria-label="${t('replay.next')}">▶</button>
         <button class="btn step" data-go="last" data-key="last" aria-label="${t('replay.last')}">${ICON_LAST}</button>
-        <input type="range" min="0" max="${n}" value="${S.k}" data-slider data-key="slider" aria-label="${t('replay.step')}">
+        <span class="timeline"><input type="range" min="0" max="${n}" value="${S.k}" data-slider data-key="slider" aria-label="${t('replay.step')}">${reviewMarks(n)}</span>
         <span class="step-count" aria-live="polite">${t('replay.step_of', { k: S.k, n })}</span>
         <label class="speed"><span>${t('replay.speed')}</span><select data-speed>
           ${[0.5, 1, 2, 4].map((x) => html`<option value="${x}"${x === S.speed ? html` selected` : ''}>${x}×</option>`)}
@@ -122,6 +188,7 @@ export function mount(app, tableId) {
         </section>
         <aside class="side">
           <section class="panel scores"><h2>${t('table.scores')}</h2>${g.scores ? g.scores(c) : scoreList(c)}</section>
+          ${reviewPanel(table, g)}
           ${summary ? html`<section class="panel hand-summary in-side"><h2>${t('summary.title')}</h2>${summary}</section>` : ''}
           <section class="panel log" aria-labelledby="log-title"><h2 id="log-title">${t('table.log')}</h2>
             <div class="log-scroll" role="log" aria-live="off" aria-labelledby="log-title" tabindex="0" data-key="log">
@@ -133,7 +200,72 @@ export function mount(app, tableId) {
       </div>
     </div>`,
     );
+    if (S.chat) app.querySelector('.side')?.append(S.chat);
     bind(n);
+  }
+
+  /** The costliest moments of the chosen seat's review, marked on the timeline: each
+   * mark is a button that goes to the step where the choice was made. */
+  function reviewMarks(n) {
+    const r = reviewOf(S.reviewSeat);
+    if (!r || r.status !== 'done' || !n) return '';
+    return r.result.marked.map((index, i) => {
+      const k = index + 1;
+      const pct = (100 * k) / n;
+      return html`<button type="button" class="review-mark${k === S.k ? ' now' : ''}" data-review-step="${k}" data-at="${pct}" aria-label="${t('review.mark', { n: i + 1, k })}" title="${t('review.mark', { n: i + 1, k })}">${i + 1}</button>`;
+    });
+  }
+
+  function reviewPanel(table, g) {
+    const seat = S.reviewSeat ?? 0;
+    const r = reviewOf(seat);
+    const say = (a) => (g.describe ? g.describe(a) : describe(a));
+    const seatPicker = html`<label class="review-seat"><span>${t('review.seat')}</span><select data-review-seat>${Array.from(
+      { length: table.seats },
+      (_, s) => html`<option value="${s}"${s === seat ? html` selected` : ''}>${plainName(table, s)}</option>`,
+    )}</select></label>`;
+    let body;
+    if (!r || r.status === 'failed') {
+      body = html`<p class="muted">${t('review.about')}</p>${r ? html`<p class="form-error">${t('review.failed')}</p>` : ''}${
+        S.reviewError ? html`<p class="form-error" role="alert">${S.reviewError}</p>` : ''
+      }<button type="button" class="btn" data-review-ask>${t('review.ask', { name: plainName(table, seat) })}</button>`;
+    } else if (r.status === 'queued' || r.status === 'running') {
+      const total = r.total ?? 0;
+      body = html`<p class="review-progress" role="status">${
+        r.status === 'queued' ? t('review.queued') : t('review.running', { done: r.done, total })
+      }</p><progress max="${total || 1}" value="${r.status === 'queued' ? 0 : r.done}" aria-label="${t('review.progress')}"></progress>`;
+    } else {
+      const moments = r.result.moments;
+      const here = moments.find((m) => m.index + 1 === S.k);
+      const byIndex = new Map(moments.map((m) => [m.index, m]));
+      const marked = r.result.marked.map((i) => byIndex.get(i));
+      body = html`${
+        moments.length
+          ? html`<p>${t('review.summary', { n: moments.length, cost: r.result.total_cost.toFixed(2) })}</p>`
+          : html`<p>${t('review.no_choices')}</p>`
+      }${
+        here
+          ? html`<p class="review-here" aria-live="polite">${
+              here.cost > 0
+                ? t('review.here', { cost: here.cost.toFixed(2) })
+                : t('review.here_best')
+            }${here.cost > 0 ? html` <strong>${say(here.best)}</strong>` : ''}</p>`
+          : ''
+      }${
+        marked.length
+          ? html`<h3>${t('review.costliest')}</h3><ol class="review-moments">${marked.map(
+              (m, i) => html`<li><button type="button" class="btn small" data-review-step="${m.index + 1}">${t('review.moment', {
+                n: i + 1,
+                k: m.index + 1,
+                cost: m.cost.toFixed(2),
+              })}</button><br><span>${plainName(table, seat)}: ${say(m.played)} · ${t('review.best')} ${say(m.best)}</span></li>`,
+            )}</ol>`
+          : moments.length
+            ? html`<p>${t('review.clean')}</p>`
+            : ''
+      }<p class="muted">${t('review.cost_means')}</p>`;
+    }
+    return html`<section class="panel review" aria-labelledby="review-title"><h2 id="review-title">${t('review.title')}</h2>${seatPicker}${body}</section>`;
   }
 
   /** An action in words (markup), for a game module without a `describe` of its own. */
@@ -163,6 +295,37 @@ export function mount(app, tableId) {
         start();
       }
     };
+    // the marks under the slider, where their steps are (set here: no inline styles in
+    // markup); marks too close to share a row (28 px) go on rows of their own
+    const line = app.querySelector('.timeline');
+    const width = line ? line.getBoundingClientRect().width - 16 : 0;
+    const rows = [];
+    [...app.querySelectorAll('.review-mark')]
+      .sort((a, b) => Number(a.dataset.at) - Number(b.dataset.at))
+      .forEach((b) => {
+        const x = 8 + (width * Number(b.dataset.at)) / 100;
+        let row = rows.findIndex((last) => x - last >= 28);
+        if (row < 0) row = rows.push(x) - 1;
+        rows[row] = x;
+        b.style.left = `${x}px`;
+        b.style.top = `${24 + 28 * row}px`;
+      });
+    if (line) line.style.paddingBottom = rows.length ? `${28 * rows.length + 4}px` : '';
+    app.querySelectorAll('[data-review-step]').forEach((b) => {
+      b.onclick = () => {
+        stop();
+        go(Number(b.dataset.reviewStep));
+      };
+    });
+    const seatPick = app.querySelector('[data-review-seat]');
+    if (seatPick)
+      seatPick.onchange = () => {
+        S.reviewSeat = Number(seatPick.value);
+        S.reviewError = null;
+        render();
+      };
+    const ask = app.querySelector('[data-review-ask]');
+    if (ask) ask.onclick = () => askReview(S.reviewSeat ?? 0);
     S.go = go;
     S.n = n;
   }
@@ -196,7 +359,9 @@ export function mount(app, tableId) {
   return {
     rerender: render,
     unmount() {
+      gone = true;
       clearInterval(timer);
+      clearTimeout(polling);
       document.removeEventListener('keydown', onKey);
     },
   };

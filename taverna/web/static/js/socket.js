@@ -135,7 +135,8 @@ export class Reconnecting {
 
 export class TableSocket {
   /** Handlers: welcome(msg, missedUpdates), update(msg), table(msg), clock(msg), error(msg),
-   * presence(msg) (who is connected, who is away and until when),
+   * presence(msg) (who is connected, who is away and until when), signal(msg) (a Mus seña), chat(msg),
+   * hint(msg) (the strong bot's suggestion, docs/protocol.md),
    * status(s) ('connecting', 'open', 'lost', 'restarting', 'reconnected'). */
   constructor(tableId, handlers) {
     this.handlers = handlers;
@@ -180,6 +181,12 @@ export class TableSocket {
       h.error?.(msg);
     } else if (msg.type === 'presence') {
       h.presence?.(msg); // a player left, came back, or a bot took an away seat
+    } else if (msg.type === 'chat') {
+      h.chat?.(msg); // a message of the table's chat (js/chat.js)
+    } else if (msg.type === 'signal') {
+      h.signal?.(msg); // a Mus seña this seat may see: not an update, no seq
+    } else if (msg.type === 'hint') {
+      h.hint?.(msg); // the strong bot's move for this seat, asked by hint()
     } else if (msg.type === 'clock') {
       h.clock?.(msg); // the turn timer stopped (the server's database is away) or runs again
     } else if (msg.type === 'closing') {
@@ -192,6 +199,32 @@ export class TableSocket {
   act(action) {
     const id = this.nextId++;
     if (!this.socket.send({ type: 'act', action, id })) {
+      this.handlers.error?.({ code: 'offline', message: null });
+      return null;
+    }
+    return id;
+  }
+
+  /** Say something in the table's chat: `{text}` or `{phrase}`; its id, or null offline. */
+  chat(body) {
+    const id = this.nextId++;
+    return this.socket.send({ type: 'chat', ...body, id }) ? id : null;
+  }
+
+  /** Make a Mus seña (RULES.md §3); its id, or null when offline. */
+  signal(sign) {
+    const id = this.nextId++;
+    if (!this.socket.send({ type: 'signal', sign, id })) {
+      this.handlers.error?.({ code: 'offline', message: null });
+      return null;
+    }
+    return id;
+  }
+
+  /** Ask the strong bot for a hint (tables with hints on); its id, or null when offline. */
+  hint() {
+    const id = this.nextId++;
+    if (!this.socket.send({ type: 'hint', id })) {
       this.handlers.error?.({ code: 'offline', message: null });
       return null;
     }

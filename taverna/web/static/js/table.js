@@ -7,7 +7,7 @@
 
 import { api, ensureSession, session } from './api.js';
 import { explainRefusal } from './errors.js';
-import { t, tn } from './i18n.js';
+import { has, t, tn } from './i18n.js';
 import { setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { html, setMarkup } from './html.js';
@@ -25,6 +25,9 @@ import {
   toast,
 } from './ui.js';
 import { board } from './games.js';
+import { createChat } from './chat.js';
+import * as motion from './motion.js';
+import * as notice from './notice.js';
 
 const LOG_SIZE = 300;
 
@@ -57,11 +60,15 @@ export function mount(app, tableId) {
     autoStarting: false,
     missing: false, // no such table
     presence: [], // per human seat: connected, or away until grace_ends (the server's)
+    hint: null, // the strong bot's suggestion ({seq, action, why}) for the update seq
+    hintAsked: null, // the id of the hint message on its way
   };
   let timerHandle = null;
   let socket = null; // connected once the table is known to exist
   let gone = false; // unmounted
   const shared = { known: false, asked: '' }; // two players on one address (checkShared)
+  // the table's chat: one panel for the page's life, put back after each redraw
+  const chat = createChat({ tableId, get: () => S, socket: () => socket });
 
   const handlers = {
     welcome(msg, missed, fromStart) {
@@ -80,20 +87,28 @@ export function mount(app, tableId) {
       S.deadline = msg.deadline ?? null;
       S.paused = !!msg.paused;
       if (msg.presence) S.presence = msg.presence;
+      if (msg.chat) chat.welcome(msg.chat);
       S.loaded = true;
+      noteAgain();
       noteSummary(first);
       render();
       maybeAutoStart();
       checkShared();
     },
     update(msg) {
+      S.hint = null; // a suggestion is for the view it was asked on
       tell(msg.events, true);
+      // who acted: an unseen piece that appears on the board comes from their place
+      const mover = (msg.events || []).find((e) => Number.isInteger(e.seat))?.seat ?? null;
+      const was = motion.before(app);
       S.view = msg.view;
       S.deadline = msg.deadline ?? null;
       if (S.deadline && S.table) S.skew = S.deadline - turnSeconds() - Date.now() / 1000;
       if (S.table && S.table.status === 'open') S.table.status = 'playing';
       noteSummary(false);
       render();
+      motion.after(app, was, { mover });
+      if (msg.view?.over) notice.chime('over');
     },
     clock(msg) {
       S.deadline = msg.deadline ?? null;
@@ -104,9 +119,30 @@ export function mount(app, tableId) {
       S.presence = msg.seats || [];
       render();
     },
+    signal(msg) {
+      // a Mus seña (RULES.md §3) is no update: it joins the view it belongs to, and the log
+      if (!S.view) return;
+      S.view = { ...S.view, signals: [...(S.view.signals || []), msg.signal] };
+      if (msg.may_signal) S.view.may_signal = msg.may_signal;
+      tell([{ type: 'signal', ...msg.signal }], true);
+      render();
+      const said = msg.signal.seat !== S.seat && game()?.signalText?.(msg.signal, ctx());
+      if (said) toast(said, 'info');
+    },
+    chat(msg) {
+      chat.add(msg.message);
+    },
+    hint(msg) {
+      if (msg.id !== S.hintAsked) return;
+      S.hintAsked = null;
+      S.hint = msg.seq === socket?.seq ? msg : null; // the table moved on meanwhile: dropped
+      if (S.hint?.action) game()?.takeHint?.(S.hint.action, ctx()); // a bet's amount, say
+      render();
+    },
     table(msg) {
       const before = S.table;
       S.table = msg.table;
+      noteAgain();
       const wasMine = before && S.seat !== null;
       // a person's seat a bot has just taken (away too long, or left): said in the log
       for (const s of msg.table.seating) {
@@ -122,6 +158,10 @@ export function mount(app, tableId) {
       checkShared();
     },
     error(msg) {
+      if (S.hintAsked !== null && (msg.id === S.hintAsked || msg.code === 'offline')) {
+        S.hintAsked = null;
+        render();
+      }
       if (msg.code === 'offline') {
         toast(t('net.offline_act'), 'error');
         return;
@@ -131,6 +171,7 @@ export function mount(app, tableId) {
         me: S.seat,
         seat: (s) => plainName(S.table, s),
         thing: (x) => game()?.thingLabel?.(x) ?? x,
+        sign: (x) => game()?.signName?.(x) ?? x,
       });
       toast(text, kind === 'race' ? 'info' : 'error', 7000);
     },
@@ -183,6 +224,7 @@ export function mount(app, tableId) {
       notes: S.notes[g],
       ui: S.ui[g],
       act,
+      signal: (sign) => S.seat !== null && socket?.signal(sign),
       rerender: render,
       focus: (selectors) => focusFirst(app, selectors),
     };
@@ -275,8 +317,22 @@ export function mount(app, tableId) {
     moveFocus();
     tick();
     const v = S.view;
-    const mine = v && !v.over && S.seat !== null && (v.turn === S.seat || (v.legal || []).length > 0);
+    const mine = !!v && !v.over && S.seat !== null && (v.turn === S.seat || (v.legal || []).length > 0);
     document.title = `${mine ? '● ' : ''}${gameTitle(S.table?.game)} · Taverna`;
+    // the turn notice: when it becomes this player's turn (not on opening the page)
+    if (mine && S.mine === false) notice.yourTurn(gameTitle(S.table?.game));
+    if (v) S.mine = mine;
+  }
+
+  /** The table's sound and notification switches (remembered in this browser). */
+  function noticeTools() {
+    const on = notice.soundOn();
+    const sound = html`<button class="btn ghost small icon" data-sound data-key="sound" aria-pressed="${on}"
+      title="${t(on ? 'notice.sound_on' : 'notice.sound_off')}" aria-label="${t('notice.sound')}"><span aria-hidden="true">${on ? '🔔' : '🔕'}</span></button>`;
+    if (!notice.notifySupported() || S.seat === null) return sound;
+    const asked = notice.notifyOn();
+    return html`${sound}<button class="btn ghost small" data-notify data-key="notify" aria-pressed="${asked}"
+      title="${t('notice.notify')}">${t('notice.notify_short')}</button>`;
   }
 
   /** Where the focus goes by itself: into the game-over dialog when it comes; to a hand
@@ -342,6 +398,7 @@ export function mount(app, tableId) {
         </div>
         <div class="table-tools">
           ${seated ? '' : html`<span class="badge watching">${t('table.watching')}</span>`}
+          ${noticeTools()}
           <button class="btn ghost small" data-invite data-key="invite">${wideNarrow('table.invite')}</button>
           ${
             seated && x.status === 'playing'
@@ -356,7 +413,9 @@ export function mount(app, tableId) {
       ${over ? gameOver() : ''}
     </div>`,
     );
+    chat.place(app);
     bind();
+    markHint();
   }
 
   /** PLATFORM.md: two players of an official table on one address move no points and no
@@ -415,7 +474,11 @@ export function mount(app, tableId) {
         const team = sideBadge(x.game, s.seat);
         let who;
         const actions = [];
-        if (s.empty) {
+        const kept = keptFor(x, s.seat);
+        if (s.empty && kept && kept !== me?.id) {
+          // "play again": the seat waits for the player who had it in the last game
+          who = html`<span class="muted kept">${t('again.kept', { name: x.options.reserved_names?.[s.seat] ?? '' })}</span>`;
+        } else if (s.empty) {
           who = html`<span class="muted">${t('seat.empty')}</span>`;
           if (!seated) {
             actions.push(html`<button class="btn primary small" data-sit="${s.seat}" data-key="sit-${s.seat}">${t('table.sit_here')}</button>`);
@@ -453,8 +516,17 @@ export function mount(app, tableId) {
           ? html`<div class="start-row"><button class="btn primary big" data-start data-key="start"${full ? '' : html` disabled`}>${t('table.start')}</button><span class="muted">${full ? t('table.ready') : t('table.needs_seats')}</span></div>`
           : ''
       }
-      ${x.status === 'finished' ? html`<a class="btn primary" href="#/replay/${x.id}">${t('lobby.replay')}</a>` : ''}
+      ${x.status === 'finished' ? html`${againOffer()}<div class="start-row"><a class="btn ghost" href="#/replay/${x.id}">${t('lobby.replay')}</a>${againButton('again')}</div>` : ''}
+      ${playNowWait(x)}
     </section>`;
+  }
+
+  /** Who a seat of a "play again" table is kept for, while it is (the server decides;
+   * this only spares a click that it would refuse). */
+  function keptFor(x, seat) {
+    const until = Number(x.options?.reserved_until ?? 0);
+    if (until <= Date.now() / 1000 + S.skew) return null;
+    return x.options?.reserved?.[seat] ?? null;
   }
 
   function playArea(behind) {
@@ -469,6 +541,7 @@ export function mount(app, tableId) {
         ${presenceBar()}
         ${g.board(c)}
         <div class="controls" tabindex="-1" data-key="controls">${g.controls(c)}</div>
+        ${hintBar(c)}
       </section>
       <aside class="side">
         ${
@@ -521,6 +594,69 @@ export function mount(app, tableId) {
         <span class="timer-text"></span></span>`;
   }
 
+  /** Whether this table gives hints (the table option; never official or tournament). */
+  function hintsOn() {
+    const x = S.table;
+    return !!x?.options?.hints && !x.official && !x.options.tournament;
+  }
+
+  /** The suggestion for what the page shows now, if any. */
+  function shownHint() {
+    return S.hint && S.hint.seq === socket?.seq && S.hint.action ? S.hint : null;
+  }
+
+  /** The Hint button, when the table gives hints and this seat may act; and the
+   * suggestion with why, once the server has answered. */
+  function hintBar(c) {
+    const v = c.view;
+    if (!hintsOn() || !c.interactive || !(v.turn === S.seat || (v.legal || []).length > 0)) return '';
+    const asking = S.hintAsked !== null;
+    const shown = shownHint();
+    return html`<div class="hint-bar">
+      <button type="button" class="btn ghost small" data-hint data-key="hint"${asking ? html` aria-disabled="true"` : ''}>${
+        asking ? t('hint.asking') : t('hint.button')
+      }</button>
+      <p class="hint-line" role="status" aria-live="polite">${shown ? html`${t('hint.suggests')} <strong>${describeAction(shown.action)}</strong> · ${whyText(shown.why)}` : ''}</p>
+    </div>`;
+  }
+
+  function describeAction(a) {
+    const g = game();
+    return g?.describe ? g.describe(a) : a.type;
+  }
+
+  /** A hint's reason in the page's language: the game's words, else the shared ones. */
+  function whyText(why) {
+    const own = game()?.whyText?.(why);
+    if (own) return own;
+    const key = `hint.why.${why?.key}`;
+    if (!has(key)) return '';
+    const value = typeof why.value === 'number' ? (why.value > 0 ? '+' : '') + why.value.toFixed(2) : '';
+    return t(key, { ...why, value });
+  }
+
+  function askHint() {
+    if (S.hintAsked !== null || !socket) return;
+    S.hint = null;
+    S.hintAsked = socket.hint();
+    render();
+  }
+
+  /** The suggested move marked on the board: its tile or cards in the hand, else its
+   * button (as the boards mark a selection); a board may say where (`hintMarks(a)`). */
+  function markHint() {
+    const a = shownHint()?.action;
+    const felt = app.querySelector('.felt');
+    if (!a || !felt) return;
+    const things = a.tile ? [a.tile] : a.card ? [a.card] : a.cards || [];
+    const where =
+      game()?.hintMarks?.(a) ??
+      (things.length
+        ? things.map((x) => `.hand [data-tile="${CSS.escape(x)}"], .hand [data-card="${CSS.escape(x)}"]`)
+        : [`.actions [data-act="${CSS.escape(a.type)}"]`]);
+    for (const selector of where) felt.querySelectorAll(selector).forEach((el) => el.classList.add('hinted'));
+  }
+
   /** Who is away, with the time left before a bot takes the seat, and whose seat a bot
    * plays now (the server's presence and the table's seating). */
   function presenceBar() {
@@ -550,6 +686,68 @@ export function mount(app, tableId) {
     return t('presence.bot_in', { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` });
   }
 
+  /** Whether this person played at the table (and so may play again there). */
+  function playedHere() {
+    const me = session.player?.id;
+    return !!me && !!S.table?.seating.some((s) => s.player_id === me);
+  }
+
+  /** "Play again": a new game at the same seats with the same settings (the first who
+   * asks makes it; the others are offered it). Once it exists, the button joins it. */
+  function againButton(key) {
+    const x = S.table;
+    if (!x || x.status !== 'finished' || !playedHere()) return '';
+    const label = x.again ? t('again.join') : t('again.button');
+    return html`<button class="btn primary" data-again data-key="${key}">${label}</button>`;
+  }
+
+  /** Who offered to play again, told to the others at the finished table. */
+  function againOffer() {
+    const x = S.table;
+    if (!x?.again || !playedHere()) return '';
+    const by = S.againBy;
+    if (!by || by === session.player?.id) return '';
+    const seat = x.seating.find((s) => s.player_id === by);
+    const name = seat ? plainName(x, seat.seat) : '';
+    return html`<p class="again-offer" role="status">${t('again.offer', { name })}</p>`;
+  }
+
+  /** A finished table's "play again" table: who made it (the offer said to the others). */
+  function noteAgain() {
+    const next = S.table?.again;
+    if (!next || S.againOf === next) return;
+    S.againOf = next;
+    api('GET', `/api/tables/${encodeURIComponent(next)}`).then(
+      ({ table }) => {
+        S.againBy = table.owner;
+        if (!gone) render();
+      },
+      () => {},
+    );
+  }
+
+  /** A "play now" table: the time left before bots take its free seats. */
+  function playNowWait(x) {
+    const at = x.options?.play_now?.fill_at;
+    if (x.status !== 'open' || typeof at !== 'number' || !x.free_seats.length) return '';
+    return html`<p class="play-now-wait" role="status" data-fill-at="${at}">${playNowText(at)}</p>`;
+  }
+
+  function playNowText(at) {
+    const secs = Math.max(0, Math.ceil(at - S.skew - Date.now() / 1000));
+    return t('table.play_now_wait', { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` });
+  }
+
+  async function playAgain() {
+    if (!(await ensureSession())) return;
+    try {
+      const r = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/again`);
+      if (r?.table?.id) location.hash = `#/table/${r.table.id}`;
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  }
+
   function gameOver() {
     const g = game();
     const c = ctx();
@@ -561,10 +759,12 @@ export function mount(app, tableId) {
         <h2 id="over-title">${g.winnerText(c)}</h2>
         ${note}
         ${g.finalScores(c)}
+        ${againOffer()}
         <div class="dialog-buttons">
           <button class="btn ghost" data-close-over data-key="close-over">${t('close')}</button>
           <a class="btn ghost" href="#/">${t('nav.lobby')}</a>
-          <a class="btn primary" href="#/replay/${S.id}" data-key="replay">${t('lobby.replay')}</a>
+          <a class="btn ghost" href="#/replay/${S.id}" data-key="replay">${t('lobby.replay')}</a>
+          ${againButton('again-over')}
         </div>
       </div></div>`;
   }
@@ -607,6 +807,23 @@ export function mount(app, tableId) {
         }),
     );
     $('[data-start]').forEach((b) => (b.onclick = () => call('POST', `/api/tables/${S.id}/start`)));
+    $('[data-again]').forEach((b) => (b.onclick = playAgain));
+    $('[data-hint]').forEach((b) => (b.onclick = askHint));
+    $('[data-sound]').forEach(
+      (b) =>
+        (b.onclick = () => {
+          notice.setSound(!notice.soundOn());
+          render();
+        }),
+    );
+    $('[data-notify]').forEach(
+      (b) =>
+        (b.onclick = async () => {
+          const on = await notice.setNotify(!notice.notifyOn());
+          if (!on && b.getAttribute('aria-pressed') === 'false') toast(t('notice.denied'), 'info');
+          render();
+        }),
+    );
     $('[data-jump]').forEach(
       (b) => (b.onclick = () => document.getElementById(b.dataset.jump)?.closest('.panel')?.scrollIntoView({ block: 'start' })),
     );
@@ -659,6 +876,9 @@ export function mount(app, tableId) {
   function tick() {
     for (const el of app.querySelectorAll('.away-left[data-ends]')) {
       el.textContent = graceText(Number(el.dataset.ends));
+    }
+    for (const el of app.querySelectorAll('.play-now-wait[data-fill-at]')) {
+      el.textContent = playNowText(Number(el.dataset.fillAt));
     }
     const box = app.querySelector('.timer');
     if (!box) return;
@@ -722,6 +942,7 @@ export function mount(app, tableId) {
       clearInterval(timerHandle);
       document.removeEventListener('keydown', onKey);
       socket?.close();
+      chat.unmount();
       document.title = 'Taverna';
     },
   };

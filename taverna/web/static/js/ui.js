@@ -108,6 +108,7 @@ export function settingsSummary(game, settings, options = {}) {
   if (options.turn_seconds) out.push(t('set.seconds_n', { n: options.turn_seconds }));
   if (options.bot_forget !== undefined && options.bot_forget !== null) out.push(t('set.practice'));
   if (options.public === false) out.push(t('set.private'));
+  if (options.hints && !options.official) out.push(t('set.hints_chip'));
   if (options.official) out.push(officialBadge(options.stake));
   return out;
 }

@@ -1,0 +1,92 @@
+"""A hint: the move the strong bot would make from one seat's view, and why.
+
+The hint is the ``expert`` bot (ISMCTS) asked on the seat's view — the same JSON the
+player's page has, never the state — with a small budget (:data:`BUDGET`), so it
+answers in well under a second. Like a bot's decision it is a value made from a
+request in JSON (:func:`taverna.bots.decision.ask`), so the server makes it in a
+process of its own::
+
+    >>> from taverna.games import get_game
+    >>> from taverna.bots.hint import hint, request
+    >>> Dominoes = get_game("dominoes")
+    >>> state = Dominoes.new(2, seed=3)
+    >>> seat = state.to_act[0]
+    >>> answer = hint(request(Dominoes, seat, state.view(seat), seed=5))
+    >>> sorted(answer)
+    ['action', 'why']
+
+``why`` is a few words a client says in its own language: a ``key`` and its facts,
+told by the game's :meth:`Strategy.explain` (``{"key": "scores", "points": 15}``,
+``{"key": "keeps_double", "tile": "6-6"}``, ``{"key": "pair_wins", "lance": "grande",
+"chance": 72}``), else ``only_move`` (one move takes the turn), ``best_estimate`` with
+the search's mean reward of the move (``value``: the game's reward, from -1 to 1 but in
+Mus, where it is a gain in games won), or ``policy`` (the
+move of the game's rule of thumb, kept by the search).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..games import get_game
+from ..games.base import Action, Event, State, TavernaError, View
+from . import heuristics, make_bot
+from .decision import BadRequest, _field, ask
+from .expert import ExpertBot
+
+#: the expert's budget for a hint: a wall-clock cap well under a second (the Mus
+#: sampler's pool included), the iterations of a decision at most
+BUDGET: dict[str, Any] = {"seconds": 0.3, "pool_seconds": 0.05}
+
+
+def request(
+    game: type[State], seat: int, view: View, seed: int, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The request for a hint to ``seat`` on ``view`` (``options`` under the budget)."""
+    bot = make_bot("expert", game, seat, seed=seed, **BUDGET)
+    return ask(bot, view, seed, options)
+
+
+def hint(request: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"action": JSON or None, "why": {"key": …, …}}`` for a request of
+    :func:`request`; raises :class:`BadRequest` for a malformed one."""
+    if _field(request, "level", str) != "expert":
+        raise BadRequest("a hint is the expert's")
+    game = get_game(_field(request, "game", str))
+    seat = _field(request, "seat", int)
+    options = _field(request, "options", dict)
+    seed = _field(request, "seed", int)
+    view = _field(request, "view", dict)
+    bot = make_bot("expert", game, seat, seed=seed, **options)
+    assert isinstance(bot, ExpertBot)
+    action = bot.choose(view)
+    if action is None:
+        return {"action": None, "why": {"key": "wait"}}
+    return {"action": action.to_json(), "why": why(bot, view, action, seed)}
+
+
+def why(bot: ExpertBot, view: View, action: Action, seed: int) -> dict[str, Any]:
+    """Why the expert chose ``action``: the game's words for it, else the search's."""
+    events = _events(bot, view, action, seed)
+    said = heuristics.explain(bot, view, action, events)
+    if said is not None:
+        return said
+    turn = heuristics.turn_actions(bot, bot.legal(view))
+    if len(turn) == 1:
+        return {"key": "only_move"}
+    estimate = bot.estimates.get(action)
+    if estimate is None:
+        return {"key": "policy"}
+    return {"key": "best_estimate", "value": round(estimate, 2)}
+
+
+def _events(bot: ExpertBot, view: View, action: Action, seed: int) -> list[Event] | None:
+    """What ``action`` does on a state sampled from the view (the search's own way of
+    seeing the table): its events, with no more than the view holds behind them."""
+    try:
+        state = bot.game.sample(view, random.Random(seed))
+        return state.apply(action)
+    except TavernaError:
+        return None

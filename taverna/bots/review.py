@@ -1,0 +1,219 @@
+"""A review of a finished game: what each of one seat's decisions cost, by the strong bot.
+
+For every decision the seat took on its turn with more than one sensible action, the
+review asks what the ``expert`` bot would estimate from **that seat's view at that
+moment** — the same JSON the player's page had, never the record's hidden deals — and
+compares the player's action with the bot's best: each candidate action (the search's
+actions at the root, and the player's own) is played out on the *same* sampled deals
+with the same rollout seed (common random numbers, as the expert's paired search does),
+so the difference between two actions' mean rewards is the difference the choice made,
+not the luck of the samples. ``cost`` is that difference between the best action and
+the player's, in the game's reward (:meth:`Strategy.reward`: from -1 to 1 per hand in
+Muggins, a gain in games won in Mus); 0 when no action beats the player's by more than
+:data:`MARGIN` standard errors of the paired difference (two moves of equal worth
+differ by the noise of the samples: no mistake is made of it).
+
+Each decision is one request in JSON (:func:`request`, answered by :func:`estimate`),
+like a bot's decision: the server answers them in a process of its own, or a bot
+worker does (``taverna worker``)::
+
+    >>> from taverna.games import get_game
+    >>> from taverna.bots import make_bot
+    >>> from taverna.bots.match import play_game
+    >>> Dominoes = get_game("dominoes")
+    >>> state = Dominoes.new(2, {"target": 50}, seed=3)
+    >>> _ = play_game(state, [make_bot("greedy", Dominoes, 0), make_bot("random", Dominoes, 1)])
+    >>> asked = requests(state.record(), 1, seed=7, samples=8)
+    >>> answer = estimate(asked[0])
+    >>> sorted(answer)
+    ['actions', 'best', 'cost', 'played']
+    >>> answer["cost"] >= 0
+    True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..games import get_game
+from ..games.base import Action, State
+from ..games.record import parse_record
+from . import heuristics, make_bot
+from .decision import BadRequest, _field, follow_parent
+from .expert import ExpertBot
+
+#: how many standard errors of the paired difference another action must beat the
+#: player's by to count as better (the expert's ``margin``: no mistake made of noise)
+MARGIN = 3.0
+#: the costliest moments a review marks on the replay's timeline
+MARKED = 3
+#: a cost below this is noise of the samples, not a mistake worth marking
+NOTICEABLE = 0.01
+
+
+def requests(
+    record: Mapping[str, Any], seat: int, seed: int, samples: int | None = None
+) -> list[dict[str, Any]]:
+    """One request per decision of ``seat`` in a finished game's ``record`` that had a
+    choice: the seat's view just before it, the action it took, and its index in the
+    record's actions (the replay's step ``index + 1`` shows it made)."""
+    rec = parse_record(dict(record))
+    if not 0 <= seat < rec.seats:
+        raise BadRequest(f"seat must be from 0 to {rec.seats - 1}, not {seat}")
+    game = rec.game
+    # every candidate action is played out on each sampled deal: the game's own budget
+    n = samples if samples is not None else heuristics.strategy(game).review_samples
+    rng = random.Random(seed)
+    state = game.start(rec.seats, rec.settings, rec.deals)
+    signals = rec.signals
+    k = 0
+    out = []
+    for i, action in enumerate(rec.actions):
+        while k < len(signals) and signals[k]["after"] == i:
+            state.replay_signal(signals[k])
+            k += 1
+        if action.seat == seat and seat in state.to_act and _choice(state, seat, action):
+            out.append(
+                {
+                    "kind": "review",
+                    "game": game.game,
+                    "seat": seat,
+                    "index": i,
+                    "view": state.view(seat),
+                    "action": action.to_json(),
+                    "samples": n,
+                    "seed": rng.randrange(1 << 30),
+                }
+            )
+        state.apply(action)
+    return out
+
+
+def low_priority(parent: int) -> None:
+    """A review process's initializer: it yields the processor to the node's tables and
+    bots (``nice``), and ends with its node (:func:`~taverna.bots.decision.follow_parent`)."""
+    import os
+
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    follow_parent(parent)
+
+
+def _choice(state: State, seat: int, action: Action) -> bool:
+    """Whether the seat had more than one action that takes the turn (a forced draw or
+    pass is no decision), and took one of them (not an optional right: a call)."""
+    optional = state.optional_actions
+    if action.type in optional:
+        return False
+    turn = [a for a in state.legal_actions(seat) if a.type not in optional]
+    return len(turn) > 1
+
+
+def estimate(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The expert's estimate of one decision: ``{"played", "best", "cost", "actions"}``
+    (``actions``: each candidate with its mean reward, best first). Raises
+    :class:`BadRequest` for a malformed request."""
+    if _field(request, "kind", str) != "review":
+        raise BadRequest("kind must be 'review'")
+    game = get_game(_field(request, "game", str))
+    seat = _field(request, "seat", int)
+    view = _field(request, "view", dict)
+    samples = _field(request, "samples", int)
+    if not 1 <= samples <= 1000:
+        raise BadRequest(f"samples must be from 1 to 1000, not {samples}")
+    seed = _field(request, "seed", int)
+    if view.get("seat") != seat:
+        raise BadRequest("the view is not the seat's")
+    bot = make_bot("expert", game, seat, seed=seed)
+    try:
+        played = game.parse_action(_field(request, "action", dict), view["seats"])
+    except Exception as e:  # the game's own message: a malformed action
+        raise BadRequest(f"action: {e}") from None
+    legal = bot.legal(view)
+    if played not in legal:
+        raise BadRequest(f"{played.to_json()} was not legal at that moment")
+    sample = heuristics.playout_sampler(bot, view)
+    means, gains = _values(bot.rng, sample, seat, legal, played, samples)
+    ranked = sorted(means.items(), key=lambda kv: -kv[1])
+    # the player's action stands unless another beats it by more than MARGIN standard
+    # errors of the paired difference: two moves of the same worth differ by the noise of
+    # the samples, which is no mistake (and among those that do, the surest gain wins)
+    best, cost, bound = played, 0.0, 0.0
+    for action, (gain, error) in gains.items():
+        if gain - MARGIN * error > bound:
+            best, cost, bound = action, gain, gain - MARGIN * error
+    return {
+        "played": played.to_json(),
+        "best": best.to_json(),
+        "cost": round(cost, 4),
+        "actions": [{"action": a.to_json(), "value": round(v, 4)} for a, v in ranked],
+    }
+
+
+def _values(
+    rng: random.Random,
+    sample: Any,
+    seat: int,
+    legal: list[Action],
+    played: Action,
+    samples: int,
+) -> tuple[dict[Action, float], dict[Action, tuple[float, float]]]:
+    """Each candidate's mean reward for ``seat`` over ``samples`` sampled deals, all on
+    the same deals and rollout seeds; and each one's paired gain over ``played`` with
+    its standard error."""
+    allowed = set(legal)
+    actions: list[Action] = []
+    sums: list[float] = []
+    diffs: list[float] = []
+    squares: list[float] = []
+    mine = 0
+    for _ in range(samples):
+        state = sample()
+        if not actions:
+            actions = [a for a in heuristics.search_actions(state, seat) if a in allowed]
+            if played not in actions:
+                actions.append(played)
+            mine = actions.index(played)
+            sums, diffs, squares = [0.0] * len(actions), [0.0] * len(actions), [0.0] * len(actions)
+        hand = state.hand_no
+        before = heuristics.standing(state)
+        seed = rng.getrandbits(64)
+        values = []
+        for j, a in enumerate(actions):
+            s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
+            s.apply(a)
+            ExpertBot._rollout(s, random.Random(seed), hand)  # the expert's own playout
+            values.append(heuristics.rewards(s, before)[seat])
+        for j, v in enumerate(values):
+            d = v - values[mine]
+            sums[j] += v
+            diffs[j] += d
+            squares[j] += d * d
+    n = samples
+    means = {a: sums[j] / n for j, a in enumerate(actions)}
+    gains = {}
+    for j, a in enumerate(actions):
+        mean = diffs[j] / n
+        var = max(0.0, squares[j] / n - mean * mean)
+        gains[a] = (mean, math.sqrt(var / max(n - 1, 1)))
+    return means, gains
+
+
+def summary(record_seat: int, answers: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """A stored review: every decision's estimate (by its action ``index``) and the
+    ``marked`` ones, the costliest (at most :data:`MARKED`, each costing at least
+    :data:`NOTICEABLE`), costliest first."""
+    moments = [{"index": i, **a} for i, a in sorted(answers, key=lambda x: x[0])]
+    costly = sorted(
+        (m for m in moments if m["cost"] >= NOTICEABLE), key=lambda m: (-m["cost"], m["index"])
+    )
+    return {
+        "seat": record_seat,
+        "moments": moments,
+        "marked": [m["index"] for m in costly[:MARKED]],
+        "total_cost": round(sum(m["cost"] for m in moments), 4),
+    }

@@ -1,0 +1,188 @@
+"""Moderation (PLATFORM.md, Moderation): moderators — accounts an operator made so with
+``taverna admin grant NAME moderator`` — see the reported chat messages and the pairs of
+accounts worth a look, and ban an account (no sitting, playing nor chatting) or silence
+it (no chatting: a mute for everyone, not the personal mute of the table chat) for a
+time, or lift either. Every action is logged with who and why; an action asked by
+anyone else is refused (403) and logged too.
+
+A ban or silence holds on every node at once: the HTTP routes read it with the session
+(:func:`~.deps.require_player`), and the table sockets keep each connected account's
+restrictions in :attr:`RoomHub.restricted`, refreshed when the account connects and
+when a moderator acts (told to the other nodes over Redis).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from ..store.moderation import ModerationStore
+from .accounts import CLUB, username_key
+from .deps import Player, hub_of, store_of
+from .errors import Refused
+from .pages import page
+from .protocol import error
+from .rooms import RoomHub
+
+router = APIRouter(tags=["moderation"])
+log = logging.getLogger("taverna.moderation")
+
+#: what a banned account may not do on a table's socket; a silenced one, only chat
+BANNED_KINDS = frozenset({"act", "signal", "chat"})
+SILENCED_KINDS = frozenset({"chat"})
+
+
+def _store(request: Request) -> ModerationStore:
+    return ModerationStore(store_of(request))
+
+
+async def _moderator(request: Request, player: dict[str, Any], action: str) -> None:
+    """Refuse (403) and log an action asked by an account that is not a moderator."""
+    store = _store(request)
+    if not await store.is_moderator(player["id"]):
+        await store.log(player["id"], action, allowed=False, reason="not a moderator")
+        log.warning("refused %s to %s: not a moderator", action, player.get("name"))
+        raise Refused(403, "not_moderator", "only a moderator may do that")
+
+
+class RestrictIn(BaseModel):
+    player: str = Field(max_length=40, description="the account's username")
+    minutes: int = Field(ge=1, le=60 * 24 * 365 * 10, description="how long")
+    reason: str = Field(min_length=1, max_length=300, description="why (told to the account)")
+
+
+class LiftIn(BaseModel):
+    player: str = Field(max_length=40)
+    reason: str = Field(min_length=1, max_length=300)
+
+
+async def _restrict(
+    request: Request, player: dict[str, Any], what: str, who: str, until: datetime | None, why: str
+) -> dict[str, Any]:
+    await _moderator(request, player, what if until else f"lift_{what}")
+    done = await _store(request).restrict(player["id"], username_key(who), what, until, why)
+    told = {
+        "banned": _active(done["banned_until"], done["ban_reason"]),
+        "silenced": _active(done["silenced_until"], done["silence_reason"]),
+    }
+    restricted(hub_of(request), done["id"], told)
+    log.info("%s: %s %s until %s (%s)", player.get("name"), what, done["name"], until, why)
+    return {"player": done}
+
+
+@router.post("/api/moderation/ban", summary="Ban an account for a time (moderators)")
+async def ban(body: RestrictIn, request: Request, player: Player) -> dict[str, Any]:
+    until = datetime.now(UTC) + timedelta(minutes=body.minutes)
+    return await _restrict(request, player, "ban", body.player, until, body.reason)
+
+
+@router.post("/api/moderation/silence", summary="Silence an account for a time (moderators)")
+async def silence(body: RestrictIn, request: Request, player: Player) -> dict[str, Any]:
+    until = datetime.now(UTC) + timedelta(minutes=body.minutes)
+    return await _restrict(request, player, "silence", body.player, until, body.reason)
+
+
+@router.post("/api/moderation/unban", summary="Lift a ban (moderators)")
+async def unban(body: LiftIn, request: Request, player: Player) -> dict[str, Any]:
+    return await _restrict(request, player, "ban", body.player, None, body.reason)
+
+
+@router.post("/api/moderation/unsilence", summary="Lift a silence (moderators)")
+async def unsilence(body: LiftIn, request: Request, player: Player) -> dict[str, Any]:
+    return await _restrict(request, player, "silence", body.player, None, body.reason)
+
+
+@router.get("/api/moderation/reports", summary="Reported chat messages (moderators)")
+async def reports(request: Request, player: Player) -> dict[str, Any]:
+    await _moderator(request, player, "see_reports")
+    return {"reports": await _store(request).reports()}
+
+
+@router.get("/api/moderation/suspicious", summary="Pairs of accounts worth a look (moderators)")
+async def suspicious(
+    request: Request,
+    player: Player,
+    min_tables: Annotated[int, Query(ge=1, le=1000)] = 3,
+) -> dict[str, Any]:
+    await _moderator(request, player, "see_suspicious")
+    return {"pairs": await _store(request).suspicious(min_tables)}
+
+
+@router.get("/api/moderation/log", summary="Every moderator's action (moderators)")
+async def moderation_log(request: Request, player: Player) -> dict[str, Any]:
+    await _moderator(request, player, "see_log")
+    return {"entries": await _store(request).entries()}
+
+
+@router.get("/moderation", include_in_schema=False)
+async def moderation_page(request: Request) -> Response:
+    return page(request, CLUB / "moderation.html")
+
+
+# ------------------------------------------------------------------ sockets
+
+
+def _active(until: Any, reason: Any) -> dict[str, Any] | None:
+    if until is None:
+        return None
+    when = until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    if when <= datetime.now(UTC):
+        return None
+    return {"until": when.isoformat(), "reason": reason or ""}
+
+
+def restricted(hub: RoomHub, player_id: str, told: dict[str, Any], *, local: bool = False) -> None:
+    """Note an account's ban and silence on this node (and, unless ``local``, on every
+    other node of the cluster)."""
+    hub.restricted[player_id] = told
+    if not local and hub.cluster is not None:
+        hub.cluster.publish_lobby({"kind": "restrict", "player": player_id, "told": told})
+
+
+def note_player(hub: RoomHub, player: dict[str, Any] | None) -> None:
+    """A connecting account's restrictions, as its session read them."""
+    if player is None:
+        return
+    hub.restricted[player["id"]] = {
+        "banned": player.get("banned"),
+        "silenced": player.get("silenced"),
+    }
+
+
+def refusal(hub: RoomHub, player_id: str | None, kind: str, mid: Any) -> dict[str, Any] | None:
+    """The error a table socket's message gets when a moderator's ban or silence forbids
+    it (None: allowed)."""
+    if player_id is None or kind not in BANNED_KINDS:
+        return None
+    told = hub.restricted.get(player_id) or {}
+    banned: dict[str, Any] | None = told.get("banned")
+    if banned and _lasts(banned):
+        return error(
+            "banned",
+            f"your account is banned until {banned['until']}: {banned['reason']}",
+            mid,
+            "banned",
+            banned,
+        )
+    silenced: dict[str, Any] | None = told.get("silenced")
+    if kind in SILENCED_KINDS and silenced and _lasts(silenced):
+        return error(
+            "silenced",
+            f"a moderator silenced your account until {silenced['until']}: {silenced['reason']}",
+            mid,
+            "silenced",
+            silenced,
+        )
+    return None
+
+
+def _lasts(restriction: dict[str, Any] | None) -> bool:
+    if not restriction:
+        return False
+    return _active(restriction["until"], restriction.get("reason")) is not None
