@@ -6,8 +6,9 @@ are listed for moderators."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -151,19 +152,26 @@ def test_a_silenced_account_plays_but_does_not_chat(server: Server) -> None:
         await a.send({"type": "chat", "text": "again", "id": 8})
         err = await a.expect("error")
         assert err["code"] == "silenced" and err["params"]["reason"] == "rude"
-        # still plays: a move of hers is taken (each side plays until she has moved)
-        since = len(a.messages)
 
-        def she_moved(_: object) -> bool:
-            return any(
-                e.get("seat") == a.seat and e.get("type") not in ("deal", "timeout")
-                for m in a.messages[since:]
-                if m["type"] == "update"
-                for e in m["events"]
-            )
+        # still plays: a move of hers is taken. Each side plays until it has seen her
+        # move in its own messages (not in the other's: a draw leaves her the turn, and a
+        # side that looked at the other's messages before they arrived would wait forever)
+        def she_moved(conn: Any) -> Callable[[object], bool]:
+            since = len(conn.messages)
 
-        await asyncio.gather(a.play("greedy", until=she_moved), b.play("greedy", until=she_moved))
-        assert she_moved(None)
+            def seen(_: object) -> bool:
+                return any(
+                    e.get("seat") == a.seat and e.get("type") not in ("deal", "timeout")
+                    for m in conn.messages[since:]
+                    if m["type"] == "update"
+                    for e in m["events"]
+                )
+
+            return seen
+
+        hers, seen_by_b = she_moved(a), she_moved(b)
+        await asyncio.gather(a.play("greedy", until=hers), b.play("greedy", until=seen_by_b))
+        assert hers(None) and seen_by_b(None)
         await a.close()
         await b.close()
 
