@@ -9,7 +9,7 @@ call slip (defaults: random 0.5, greedy 0.1, expert 0).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..games.base import Event, View
 from ..games.cards import CARD_STR, VALUE, CardAction, Cards, card_id
@@ -18,8 +18,8 @@ from . import heuristics
 if TYPE_CHECKING:
     from .base import Bot
 
-FORGET = {"random": 0.5, "greedy": 0.1, "expert": 0.0}
-ALL_VALUES = [VALUE[c] for c in range(52)]
+FORGET: Final = {"random": 0.5, "greedy": 0.1, "expert": 0.0}
+ALL_VALUES: Final = [VALUE[c] for c in range(52)]
 
 
 def _forgets(bot: Bot) -> bool:
@@ -81,9 +81,9 @@ def points_of(total: int, value: int, limit: int) -> int:
 
 
 #: weights of the greedy choice (tuned against random and greedy play)
-RISK = 1.2  # the points the next player can expect to score on the new total
-FOLLOW = 1.0  # the points we can expect to score on our next turn
-KEEP = 1.5  # holding a five or a ten for a multiple of five
+RISK: Final = 1.2  # the points the next player can expect to score on the new total
+FOLLOW: Final = 1.0  # the points we can expect to score on our next turn
+KEEP: Final = 1.5  # holding a five or a ten for a multiple of five
 
 
 def greedy(bot: Bot, view: View, legal: list[CardAction]) -> CardAction:

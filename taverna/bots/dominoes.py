@@ -3,7 +3,7 @@
 # taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..games.base import Event, View
 from ..games.dominoes import IS_DOUBLE, LEFT, TILES, DominoAction, Dominoes, tile_id, tile_str
@@ -12,7 +12,7 @@ from . import heuristics
 if TYPE_CHECKING:
     from .base import Bot
 
-ALL = frozenset(range(len(TILES)))
+ALL: Final = frozenset(range(len(TILES)))
 
 
 def _end_value(pip: int, double: bool) -> int:

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..games.base import Event, State, View
 from ..games.mus import (
@@ -79,8 +79,8 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ the tables
 
-DATA_FORMAT = "taverna-mus-strength/1"
-_SIGW = tuple(1 << (3 * c) for c in CARD_CLASS)
+DATA_FORMAT: Final = "taverna-mus-strength/1"
+_SIGW: Final = tuple(1 << (3 * c) for c in CARD_CLASS)
 
 
 class Strength:
@@ -133,7 +133,7 @@ def strength() -> Strength:
 # ------------------------------------------------------------------ the policy
 
 #: tunable thresholds of the policy (see docs/bots.md)
-PARAMS: dict[str, float] = {
+PARAMS: Final[dict[str, float]] = {
     "no_mus": -0.5,  # cut the mus when the hand's stones in pass reach this
     "bet": 0.5,  # open a lance with a bet from this win probability
     "bet_big": 0.82,  # ... and bet more from this one
@@ -151,8 +151,8 @@ PARAMS: dict[str, float] = {
 }
 
 #: expected bonus stones of a holder whose hand is unknown (par/medias/duples; juego 2 or 3)
-PARES_BONUS = 1.3
-JUEGO_BONUS = 2.3
+PARES_BONUS: Final = 1.3
+JUEGO_BONUS: Final = 2.3
 
 
 def pattern(seat: int, holders: Sequence[int]) -> int:
@@ -302,7 +302,7 @@ def discount(
 # ------------------------------------------------------------------ señas
 
 #: cards of each class in the deck (aces and kings are eight: twos and threes count)
-_CLASS_CARDS = tuple(tuple(c for c in range(40) if CARD_CLASS[c] == k) for k in range(8))
+_CLASS_CARDS: Final = tuple(tuple(c for c in range(40) if CARD_CLASS[c] == k) for k in range(8))
 
 
 @cache
@@ -479,7 +479,7 @@ def decide(
 
 # ------------------------------------------------------------------ the greedy bot
 
-_CODE = {name: i for i, name in enumerate(ACTION_TYPES)}
+_CODE: Final = {name: i for i, name in enumerate(ACTION_TYPES)}
 
 
 def _view_betting(view: View) -> list[tuple[int, int, int]]:
@@ -722,7 +722,7 @@ def policy_action(state: Mus, rng: random.Random, params: dict[str, float] = PAR
 
 #: the policy's parameters per pair in the current search's rollouts: set by :func:`sampler`
 #: at the start of each search (a search runs to its end before the next one starts)
-ROLLOUT_PARAMS: list[dict[str, float]] = [PARAMS, PARAMS]
+ROLLOUT_PARAMS: Final[list[dict[str, float]]] = [PARAMS, PARAMS]
 
 
 def rollout(state: Mus, rng: random.Random) -> None:
@@ -770,13 +770,13 @@ def anchor(bot: Any, view: View, legal: list[MusAction]) -> MusAction:
 
 
 #: the bets the search tries (the engine's menu is 2..5 and órdago)
-SEARCH_BETS = (2, 4)
+SEARCH_BETS: Final = (2, 4)
 
 
 #: the search offers an órdago of its own only once a pair has this many stones (or when
 #: the game is nearly lost): early on it risks a game the expert's edge would likely win for
 #: the stone a refusal brings (the greedy choice stays on the menu as the anchor)
-ORDAGO_FROM = 30
+ORDAGO_FROM: Final = 30
 
 
 def search_actions(state: Mus, seat: int) -> list[MusAction]:
@@ -886,8 +886,8 @@ def likelihood(state: Mus, me: int, params: dict[str, float] = PARAMS) -> float:
 #: candidate samples drawn per decision, and the time they may take at most: when the
 #: announcements are rare (three other seats with pares and juego), ``Mus.sample`` rejects
 #: many deals for each one it returns
-POOL = 200
-POOL_SECONDS = 0.15
+POOL: Final = 200
+POOL_SECONDS: Final = 0.15
 
 
 def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
@@ -951,8 +951,8 @@ def branches(state: Mus, seat: int, root_seat: int, root_segment: Hashable) -> b
 
 #: a hint's word for a move in a lance: the pair likely wins it (the move counts on it)
 #: or likely loses it (the move keeps out of it)
-_COUNTS_ON_IT = frozenset({"bet", "raise", "ordago", "accept"})
-_KEEPS_OUT = frozenset({"pass", "reject"})
+_COUNTS_ON_IT: Final = frozenset({"bet", "raise", "ordago", "accept"})
+_KEEPS_OUT: Final = frozenset({"pass", "reject"})
 
 
 def explain(bot: Any, view: View, action: MusAction) -> dict[str, Any] | None:

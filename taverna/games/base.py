@@ -33,7 +33,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, ClassVar, Generic, NoReturn, Self
+from typing import Any, ClassVar, Final, Generic, NoReturn, Self
 
 from mypy_extensions import mypyc_attr
 
@@ -108,7 +108,7 @@ class SettingsError(TavernaError):
     """A table setting that the game does not know or does not allow."""
 
 
-_SETTINGS_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+_SETTINGS_CACHE: Final[dict[tuple[Any, ...], dict[str, Any]]] = {}
 
 
 @dataclass(frozen=True)
@@ -247,11 +247,35 @@ class Dealer:
         return "<Dealer of one generator>" if self.rng is not None else "<Dealer of a seed>"
 
 
+#: _BITS[n]: n.bit_length(), for the shuffles of a deck
+_BITS: Final = tuple(n.bit_length() for n in range(129))
+
+
+def deal_shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does — the same order
+    from the same generator, the same state left behind — for the deals: a seed deals
+    what it always dealt. CPython's ``Random.shuffle`` draws each index bit by bit in
+    Python (``_randbelow``: ``getrandbits`` of the index's bit length, again while it is
+    too large); compiled, the same draws cost a quarter of a deck's deal. A generator of
+    another kind (a subclass) shuffles itself."""
+    if type(rng) is not random.Random or len(items) >= len(_BITS):
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle ``items`` in place (Fisher–Yates, an index from one float each): for the
     samples a search draws by the thousand, where ``random.shuffle`` (an index drawn bit
-    by bit in Python) was half their cost. A deal keeps ``rng.shuffle``: a seed deals
-    what it always dealt."""
+    by bit in Python) was half their cost. A deal keeps the generator's own shuffle
+    (:func:`deal_shuffle`): a seed deals what it always dealt."""
     rand = rng.random
     for i in range(len(items) - 1, 0, -1):
         j = int(rand() * (i + 1))
@@ -961,7 +985,7 @@ def _all_slots(cls: type) -> tuple[str, ...]:
 
 #: what a clone does not take as it is: its table (given to its constructor), its dealer
 #: and its record (:meth:`State.clone` says), and the first deal's events (it has none)
-_NOT_COPIED = frozenset({"seats", "settings", "_dealer", "_log", "_deals", "initial_events"})
+_NOT_COPIED: Final = frozenset({"seats", "settings", "_dealer", "_log", "_deals", "initial_events"})
 
 
 @cache

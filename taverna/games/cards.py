@@ -87,7 +87,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, Final, NamedTuple, Self
 
 from .base import (
     JSON,
@@ -106,6 +106,7 @@ from .base import (
     View,
     action_seat,
     below,
+    deal_shuffle,
     not_an_action,
     only_fields,
     shuffle,
@@ -113,17 +114,17 @@ from .base import (
 
 # ------------------------------------------------------------------ the deck
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("S", "H", "D", "C")
-N_CARDS = 52
+RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: Final = ("S", "H", "D", "C")
+N_CARDS: Final = 52
 #: card id -> notation, ``rank + suit`` (RULES.md §2 Deck)
-CARD_STR: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
-ALL_CARD_NAMES = CARD_STR
-_ID = {text: i for i, text in enumerate(CARD_STR)}
+CARD_STR: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS)
+ALL_CARD_NAMES: Final = CARD_STR
+_ID: Final = {text: i for i, text in enumerate(CARD_STR)}
 #: card id -> value on the pile: A=1, 2–9 face, 10/J/Q/K=10
-VALUE: tuple[int, ...] = tuple(min(i // 4 + 1, 10) for i in range(N_CARDS))
+VALUE: Final[tuple[int, ...]] = tuple(min(i // 4 + 1, 10) for i in range(N_CARDS))
 #: CUT[g]: the cards worth at most g (g = limit - total, 0..31) are the ids below CUT[g]
-CUT: tuple[int, ...] = tuple(N_CARDS if g >= 10 else 4 * g for g in range(32))
+CUT: Final[tuple[int, ...]] = tuple(N_CARDS if g >= 10 else 4 * g for g in range(32))
 
 
 def _scoring_table(limit: int) -> tuple[tuple[bool, ...], ...]:
@@ -138,13 +139,13 @@ def _scoring_table(limit: int) -> tuple[tuple[bool, ...], ...]:
     return tuple(out)
 
 
-SCORING = {limit: _scoring_table(limit) for limit in (21, 31)}
+SCORING: Final = {limit: _scoring_table(limit) for limit in (21, 31)}
 #: POINTS[limit][total]: what a play bringing the pile to ``total`` scores (RULES.md §2)
-POINTS = {
+POINTS: Final = {
     limit: tuple(2 if t == limit else t if t % 5 == 0 else 0 for t in range(limit + 1))
     for limit in (21, 31)
 }
-SETTINGS_DEFAULTS: dict[str, Any] = {
+SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "target": 61,
     "limit": 31,
     "hand_size": 5,
@@ -243,13 +244,13 @@ class CardAction(Action):
 #: _PLAY[s][c]: seat s playing card c, without and with its claim; _GO, _CLAIM and
 #: _MUGGINS per seat: every action made once, so legal_actions allocates nothing
 #: but its list (and Cards.play_action gives the very object it lists)
-_PLAY = [
+_PLAY: Final = [
     [(CardAction(s, "play", c, False), CardAction(s, "play", c, True)) for c in range(N_CARDS)]
     for s in range(4)
 ]
-_GO = [CardAction(s, "go") for s in range(4)]
-_CLAIM = [CardAction(s, "claim") for s in range(4)]
-_MUGGINS = [CardAction(s, "muggins") for s in range(4)]
+_GO: Final = [CardAction(s, "go") for s in range(4)]
+_CLAIM: Final = [CardAction(s, "claim") for s in range(4)]
+_MUGGINS: Final = [CardAction(s, "muggins") for s in range(4)]
 
 #: per card id, the ways a seat may play it: the play alone, or the play and the play
 #: with its claim
@@ -273,15 +274,17 @@ def _menus(limit: int) -> tuple[tuple[_Menu, ...], ...]:
     return tuple(tuple(_menu(s, row) for row in SCORING[limit]) for s in range(4))
 
 
-_MENUS = {limit: _menus(limit) for limit in SCORING}
+_MENUS: Final = {limit: _menus(limit) for limit in SCORING}
 #: the menus when no card may be claimed (No-Muggins) and when every card is claimed
 #: with its play (the round's final card under muggins_on_last: it scores 'last')
-_UNCLAIMED: tuple[_Menu, ...] = tuple(_menu(s, (False,) * N_CARDS) for s in range(4))
-_CLAIMED: tuple[_Menu, ...] = tuple(_menu(s, (True,) * N_CARDS) for s in range(4))
+_UNCLAIMED: Final[tuple[_Menu, ...]] = tuple(_menu(s, (False,) * N_CARDS) for s in range(4))
+_CLAIMED: Final[tuple[_Menu, ...]] = tuple(_menu(s, (True,) * N_CARDS) for s in range(4))
 #: _ORDER[n][first]: every seat of an n-seat table in turn order, starting at first;
 #: _NEXT[n][s]: the seat after s (tables: they cost less than the arithmetic)
-_ORDER = tuple(tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in range(5))
-_NEXT = tuple(tuple((s + 1) % n for s in range(n)) for n in range(5))
+_ORDER: Final = tuple(
+    tuple(tuple((f + i) % n for i in range(n)) for f in range(n)) for n in range(5)
+)
+_NEXT: Final = tuple(tuple((s + 1) % n for s in range(n)) for n in range(5))
 
 
 def _windows(seats: int) -> tuple[tuple[tuple[CardAction, ...], ...], ...]:
@@ -301,9 +304,9 @@ def _windows(seats: int) -> tuple[tuple[tuple[CardAction, ...], ...], ...]:
     )
 
 
-_WINDOWS = tuple(_windows(n) for n in range(5))
+_WINDOWS: Final = tuple(_windows(n) for n in range(5))
 #: a new deck in id order, copied for each shuffle
-_DECK = list(range(N_CARDS))
+_DECK: Final = list(range(N_CARDS))
 
 
 @cache
@@ -573,7 +576,7 @@ class Cards(State[CardAction]):
         # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
         # leaves it uniformly shuffled, so it is not drawn.
         deck = _DECK[:]
-        rng.shuffle(deck)
+        deal_shuffle(rng, deck)
         cards = tuple(deck)
         n = self.seats
         k = self.hs

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, Final, NamedTuple, Self
 
 from .base import (
     JSON,
@@ -39,6 +39,7 @@ from .base import (
     View,
     action_seat,
     below,
+    deal_shuffle,
     not_an_action,
     only_fields,
     shuffle,
@@ -47,28 +48,31 @@ from .base import (
 # ---------------------------------------------------------------- the set
 
 #: tile id -> (low pip, high pip)
-TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
-N_TILES = len(TILES)
-_ALL_IDS = tuple(range(N_TILES))
-_ID = {(a, b): i for i, (a, b) in enumerate(TILES)} | {(b, a): i for i, (a, b) in enumerate(TILES)}
+TILES: Final[tuple[tuple[int, int], ...]] = tuple((a, b) for a in range(7) for b in range(a, 7))
+N_TILES: Final = len(TILES)
+_ALL_IDS: Final = tuple(range(N_TILES))
+_ID: Final = {(a, b): i for i, (a, b) in enumerate(TILES)} | {
+    (b, a): i for i, (a, b) in enumerate(TILES)
+}
 #: pips of a tile in one 7-bit mask, to test it against excluded pips
-PIP_MASK = tuple((1 << a) | (1 << b) for a, b in TILES)
+PIP_MASK: Final = tuple((1 << a) | (1 << b) for a, b in TILES)
 #: MATCH[p]: the tiles (28-bit mask) that carry pip p
-MATCH = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7))
+MATCH: Final = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if p in (a, b)) for p in range(7))
 #: ENDS[left * 7 + right]: the tiles (28-bit mask) that fit a line with those open ends
-ENDS = tuple(MATCH[left] | MATCH[right] for left in range(7) for right in range(7))
+ENDS: Final = tuple(MATCH[left] | MATCH[right] for left in range(7) for right in range(7))
 #: END_PIPS[left * 7 + right]: the two end pips as a 7-bit mask, like PIP_MASK
-END_PIPS = tuple((1 << left) | (1 << right) for left in range(7) for right in range(7))
-TILE_SUM = tuple(a + b for a, b in TILES)
+END_PIPS: Final = tuple((1 << left) | (1 << right) for left in range(7) for right in range(7))
+TILE_SUM: Final = tuple(a + b for a, b in TILES)
 #: OTHER[tile][pip]: the tile's other pip when it is placed on pip, or -1 if it does not carry it
-OTHER = tuple(tuple(a + b - p if p in (a, b) else -1 for p in range(7)) for a, b in TILES)
-IS_DOUBLE = tuple(a == b for a, b in TILES)
+OTHER: Final = tuple(tuple(a + b - p if p in (a, b) else -1 for p in range(7)) for a, b in TILES)
+IS_DOUBLE: Final = tuple(a == b for a, b in TILES)
 #: BIT[t] == 1 << t, prebuilt so the hot path allocates no shifted int
-BIT = tuple(1 << t for t in range(N_TILES))
-ALL_TILES = (1 << N_TILES) - 1
-LEFT, RIGHT = 0, 1
-END_NAMES = ("left", "right")
-_TILE_RE = re.compile(r"^([0-6])-([0-6])$")
+BIT: Final = tuple(1 << t for t in range(N_TILES))
+ALL_TILES: Final = (1 << N_TILES) - 1
+LEFT: Final = 0
+RIGHT: Final = 1
+END_NAMES: Final = ("left", "right")
+_TILE_RE: Final = re.compile(r"^([0-6])-([0-6])$")
 
 
 def tile_id(text: object) -> int:
@@ -79,7 +83,7 @@ def tile_id(text: object) -> int:
     return _ID[(int(m[1]), int(m[2]))]
 
 
-TILE_STR = tuple(f"{b}-{a}" for a, b in TILES)
+TILE_STR: Final = tuple(f"{b}-{a}" for a, b in TILES)
 
 
 def tile_str(tile: int) -> str:
@@ -88,12 +92,15 @@ def tile_str(tile: int) -> str:
 
 
 #: _IN_CHUNK[c][bits]: the tile ids that the 7-bit chunk c of a mask holds
-_IN_CHUNK = [
+_IN_CHUNK: Final = [
     [tuple(t for t in range(7 * c, min(7 * c + 7, N_TILES)) if bits >> (t - 7 * c) & 1)
      for bits in range(128)]
     for c in range(4)
 ]  # fmt: skip
-_C0, _C1, _C2, _C3 = _IN_CHUNK
+_C0: Final = _IN_CHUNK[0]
+_C1: Final = _IN_CHUNK[1]
+_C2: Final = _IN_CHUNK[2]
+_C3: Final = _IN_CHUNK[3]
 
 
 def tiles_of(mask: int) -> list[int]:
@@ -186,11 +193,11 @@ def _placement_table() -> PlaceTable:
     return table
 
 
-_DRAW = [DominoAction(s, "draw") for s in range(4)]
-_PASS = [DominoAction(s, "pass") for s in range(4)]
-_PLACE = _placement_table()
+_DRAW: Final = [DominoAction(s, "draw") for s in range(4)]
+_PASS: Final = [DominoAction(s, "pass") for s in range(4)]
+_PLACE: Final = _placement_table()
 #: the opening placement of each tile, written high pip first
-_OPENINGS = [[DominoAction(s, "play", b, a) for a, b in TILES] for s in range(4)]
+_OPENINGS: Final = [[DominoAction(s, "play", b, a) for a, b in TILES] for s in range(4)]
 
 
 # ------------------------------------------------------------------ deals
@@ -365,7 +372,7 @@ class Dominoes(State[DominoAction]):
 
     def _random_deal(self, rng: random.Random) -> DominoDeal:
         tiles = list(_ALL_IDS)
-        rng.shuffle(tiles)
+        deal_shuffle(rng, tiles)
         n = self.seats
         k = self.hand_size(n)
         hands = tuple([tuple(tiles[i * k : i * k + k]) for i in range(n)])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import get_game
 from .base import (
@@ -33,10 +33,12 @@ from .base import (
 )
 
 #: exit statuses of `taverna replay` (RULES.md §4)
-OK, ILLEGAL, MALFORMED = 0, 1, 2
+OK: Final = 0
+ILLEGAL: Final = 1
+MALFORMED: Final = 2
 
-_FIELDS = {"game", "seats", "settings", "deals", "actions", "signals"}
-_SIGNAL_FIELDS = {"seat", "sign", "after", "caught_by"}
+_FIELDS: Final = {"game", "seats", "settings", "deals", "actions", "signals"}
+_SIGNAL_FIELDS: Final = {"seat", "sign", "after", "caught_by"}
 
 
 @dataclass

@@ -10,7 +10,7 @@ gives the tally and the verdicts: why each lance compared at the showdown was wo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..base import JSON, Event
 from .hands import CLASS_NAMES, CLASS_ORDER, PARES_NAMES, HandValue, juego_bonus
@@ -37,14 +37,14 @@ if TYPE_CHECKING:
     from .state import Mus
 
 #: _RANK_NAME[order value]: a rank's name by its order for Grande, Chica and Pares
-_RANK_NAME: tuple[str, ...] = tuple(
+_RANK_NAME: Final[tuple[str, ...]] = tuple(
     CLASS_NAMES[CLASS_ORDER.index(v)] if v in CLASS_ORDER else "" for v in range(16)
 )
 #: the HandValue fields Juego and Punto compare: plain juego, juego with real_31, punto
 #: (Grande, Chica and Pares are fields 0, 1 and 2, their lance slots)
-_JUEGO_FIELD = HandValue._fields.index("juego")
-_REAL_FIELD = HandValue._fields.index("juego_real")
-_PUNTO_FIELD = HandValue._fields.index("punto")
+_JUEGO_FIELD: Final = HandValue._fields.index("juego")
+_REAL_FIELD: Final = HandValue._fields.index("juego_real")
+_PUNTO_FIELD: Final = HandValue._fields.index("punto")
 
 
 def credit_at_once(

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from ..base import Event, IllegalAction
+from ..base import Event, IllegalAction, deal_shuffle
 from .betting import open_lance
 from .hands import CARD_STR, N_CARDS, PAIR_OF, VALUE_OF_PAIRS, HandValue
 from .notation import MusAction, MusDeal, cards_str, hands_str
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .state import Mus
 
 #: the 40 cards in id order, copied and shuffled for a random deal
-_DECK = list(range(N_CARDS))
+_DECK: Final = list(range(N_CARDS))
 
 
 def random_deal(state: Mus, rng: random.Random) -> MusDeal:
@@ -30,7 +30,7 @@ def random_deal(state: Mus, rng: random.Random) -> MusDeal:
     # RULES.md §3 Mano: drawn at random, then the next seat every hand
     mano = rng.randrange(SEATS) if state.mano < 0 else (state.mano + 1) % SEATS
     cards = _DECK[:]
-    rng.shuffle(cards)
+    deal_shuffle(rng, cards)
     t = tuple(cards)
     return MusDeal((t[0:4], t[4:8], t[8:12], t[12:16]), t[16:], mano)
 
@@ -213,7 +213,7 @@ def reshuffle_order(state: Mus, s: int) -> Sequence[int]:
     # a live game: shuffle and keep the order for the record (RULES.md §4); a copy
     # without a generator of its own shuffles from system randomness
     rng = dealer.for_deal(state.hand_no, i) if dealer is not None else random.Random()
-    rng.shuffle(pile)
+    deal_shuffle(rng, pile)
     if deal is not None:
         state.dealt = deal._replace(reshuffles=(*deal.reshuffles, tuple(pile)))
         state._amend_deal(state.dealt)

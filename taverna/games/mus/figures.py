@@ -19,12 +19,13 @@ Counted from the events of the match as the engine's replay makes them
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..base import Event
 from .rules import LANCE_NAMES
 
 #: the figures, in the order a page shows them: the lances won by kind, then órdagos
-FIGURE_NAMES: tuple[str, ...] = (*LANCE_NAMES, "ordagos_called", "ordagos_won")
+FIGURE_NAMES: Final[tuple[str, ...]] = (*LANCE_NAMES, "ordagos_called", "ordagos_won")
 
 
 def seat_figures(events: Sequence[Event], seat: int) -> dict[str, int]:

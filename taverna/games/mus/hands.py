@@ -26,42 +26,45 @@ the player closest to mano::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..base import NotationError, TavernaError
 
 #: ranks as written, in card-id order (10 = sota, 11 = caballo, 12 = rey)
-RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+RANKS: Final = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 #: suits as written: oros, copas, espadas, bastos
-SUITS = "oceb"
-N_CARDS = 40
+SUITS: Final = "oceb"
+N_CARDS: Final = 40
 
 #: card id -> notation; a card's id is ``RANKS.index(rank) * 4 + SUITS.index(suit)``
-CARD_STR: tuple[str, ...] = tuple(f"{r}{s}" for r in RANKS for s in SUITS)
-_CARD_ID = {text: i for i, text in enumerate(CARD_STR)}
+CARD_STR: Final[tuple[str, ...]] = tuple(f"{r}{s}" for r in RANKS for s in SUITS)
+_CARD_ID: Final = {text: i for i, text in enumerate(CARD_STR)}
 #: card id -> rank as written
-CARD_RANK: tuple[int, ...] = tuple(r for r in RANKS for _ in SUITS)
+CARD_RANK: Final[tuple[int, ...]] = tuple(r for r in RANKS for _ in SUITS)
 
 #: the eight classes, lowest first: ace (1, 2), 4, 5, 6, 7, sota, caballo, king (12, 3)
-CLASS_NAMES = ("ace", "4", "5", "6", "7", "sota", "caballo", "king")
+CLASS_NAMES: Final = ("ace", "4", "5", "6", "7", "sota", "caballo", "king")
 #: order value of each class for Grande, Chica and Pares (RULES.md §3 Players and deck)
-CLASS_ORDER = (1, 4, 5, 6, 7, 10, 11, 12)
+CLASS_ORDER: Final = (1, 4, 5, 6, 7, 10, 11, 12)
 #: points of each class for Juego and Punto (figures and threes 10, aces and twos 1)
-CLASS_POINTS = (1, 4, 5, 6, 7, 10, 10, 10)
-_RANK_CLASS = {1: 0, 2: 0, 4: 1, 5: 2, 6: 3, 7: 4, 10: 5, 11: 6, 12: 7, 3: 7}
+CLASS_POINTS: Final = (1, 4, 5, 6, 7, 10, 10, 10)
+_RANK_CLASS: Final = {1: 0, 2: 0, 4: 1, 5: 2, 6: 3, 7: 4, 10: 5, 11: 6, 12: 7, 3: 7}
 #: card id -> class 0..7
-CARD_CLASS: tuple[int, ...] = tuple(_RANK_CLASS[r] for r in CARD_RANK)
+CARD_CLASS: Final[tuple[int, ...]] = tuple(_RANK_CLASS[r] for r in CARD_RANK)
 #: card id -> points
-CARD_POINTS: tuple[int, ...] = tuple(CLASS_POINTS[c] for c in CARD_CLASS)
+CARD_POINTS: Final[tuple[int, ...]] = tuple(CLASS_POINTS[c] for c in CARD_CLASS)
 
 #: RULES.md §3 Juego: the order of the juego totals, best first
-JUEGO_ORDER = (31, 32, 40, 37, 36, 35, 34, 33)
+JUEGO_ORDER: Final = (31, 32, 40, 37, 36, 35, 34, 33)
 #: the juego key of a real 31 (7-7-7-sota) when the table plays ``real_31``
-REAL_31 = len(JUEGO_ORDER) + 1
-_JUEGO_KEY = {total: len(JUEGO_ORDER) - i for i, total in enumerate(JUEGO_ORDER)}
+REAL_31: Final = len(JUEGO_ORDER) + 1
+_JUEGO_KEY: Final = {total: len(JUEGO_ORDER) - i for i, total in enumerate(JUEGO_ORDER)}
 
-NO_PARES, PAR, MEDIAS, DUPLES = 0, 1, 2, 3
-PARES_NAMES = ("none", "par", "medias", "duples")
+NO_PARES: Final = 0
+PAR: Final = 1
+MEDIAS: Final = 2
+DUPLES: Final = 3
+PARES_NAMES: Final = ("none", "par", "medias", "duples")
 
 
 def card_id(text: object) -> int:
@@ -139,7 +142,7 @@ def _signature(cards: Iterable[int]) -> int:
     return sig
 
 
-_SIG_WEIGHT: tuple[int, ...] = tuple(1 << (3 * c) for c in CARD_CLASS)
+_SIG_WEIGHT: Final[tuple[int, ...]] = tuple(1 << (3 * c) for c in CARD_CLASS)
 
 
 def _signature_of_classes(classes: Iterable[int]) -> int:
@@ -159,12 +162,12 @@ def _table() -> dict[int, HandValue]:
 
 
 #: class-multiset signature -> HandValue, for all 330 four-card multisets
-VALUES: dict[int, HandValue] = _table()
+VALUES: Final[dict[int, HandValue]] = _table()
 
 #: the 36 pairs of classes (lower first), in order
-_CLASS_PAIRS = [(x, y) for x in range(8) for y in range(x, 8)]
+_CLASS_PAIRS: Final = [(x, y) for x in range(8) for y in range(x, 8)]
 #: PAIR_OF[a][b]: the index in _CLASS_PAIRS of the classes of cards a and b (either order)
-PAIR_OF: tuple[tuple[int, ...], ...] = tuple(
+PAIR_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         _CLASS_PAIRS.index((min(CARD_CLASS[a], CARD_CLASS[b]), max(CARD_CLASS[a], CARD_CLASS[b])))
         for b in range(N_CARDS)
@@ -174,7 +177,7 @@ PAIR_OF: tuple[tuple[int, ...], ...] = tuple(
 #: VALUE_OF_PAIRS[p][q]: the HandValue of a hand made of class pairs p and q, so that
 #: ``VALUE_OF_PAIRS[PAIR_OF[a][b]][PAIR_OF[c][d]]`` evaluates cards a b c d with
 #: lookups only (summing signatures makes a new int object at each step)
-VALUE_OF_PAIRS: tuple[tuple[HandValue, ...], ...] = tuple(
+VALUE_OF_PAIRS: Final[tuple[tuple[HandValue, ...], ...]] = tuple(
     tuple(VALUES[_signature_of_classes(p + q)] for q in _CLASS_PAIRS) for p in _CLASS_PAIRS
 )
 

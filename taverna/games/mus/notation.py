@@ -14,7 +14,7 @@ with an ``amount`` for a bet or a raise and the ``cards`` of a discard. A deal i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, TypeGuard
+from typing import Any, Final, NamedTuple, TypeGuard
 
 from ..base import (
     JSON,
@@ -29,10 +29,28 @@ from .hands import CARD_STR, N_CARDS, card_id, card_str
 from .rules import HAND_SIZE, SEATS
 
 # action codes
-MUS, NO_MUS, DISCARD_CARDS, PASS, BET, RAISE, ORDAGO, ACCEPT, REJECT = range(9)
-ACTION_TYPES = ("mus", "no_mus", "discard", "pass", "bet", "raise", "ordago", "accept", "reject")
+MUS: Final = 0
+NO_MUS: Final = 1
+DISCARD_CARDS: Final = 2
+PASS: Final = 3
+BET: Final = 4
+RAISE: Final = 5
+ORDAGO: Final = 6
+ACCEPT: Final = 7
+REJECT: Final = 8
+ACTION_TYPES: Final = (
+    "mus",
+    "no_mus",
+    "discard",
+    "pass",
+    "bet",
+    "raise",
+    "ordago",
+    "accept",
+    "reject",
+)
 #: VERBS[code]: what a refusal says the seat cannot do
-VERBS = (
+VERBS: Final = (
     "say mus",
     "say no mus",
     "discard",
@@ -43,10 +61,10 @@ VERBS = (
     "accept",
     "reject",
 )
-CODES = {name: i for i, name in enumerate(ACTION_TYPES)}
+CODES: Final = {name: i for i, name in enumerate(ACTION_TYPES)}
 
 #: the bet and raise amounts that legal_actions lists (any N >= 2 is legal)
-BET_MENU = (2, 3, 4, 5)
+BET_MENU: Final = (2, 3, 4, 5)
 
 
 def cards_str(cards: Sequence[int]) -> list[str]:
@@ -122,19 +140,21 @@ class MusAction(Action):
 #: SAID[code][s]: seat s saying mus, no mus, pass, órdago, accept or reject; BETS[s]
 #: and RAISES[s]: its bets and raises of the menu's amounts. Made once, so that
 #: legal_actions only copies a menu
-SAID = [[MusAction(s, code) for s in range(SEATS)] for code in range(9)]
-BETS = [{n: MusAction(s, BET, n) for n in BET_MENU} for s in range(SEATS)]
-RAISES = [{n: MusAction(s, RAISE, n) for n in BET_MENU} for s in range(SEATS)]
+SAID: Final = [[MusAction(s, code) for s in range(SEATS)] for code in range(9)]
+BETS: Final = [{n: MusAction(s, BET, n) for n in BET_MENU} for s in range(SEATS)]
+RAISES: Final = [{n: MusAction(s, RAISE, n) for n in BET_MENU} for s in range(SEATS)]
 #: the menus legal_actions copies, per seat: mus or no mus; speaking in a lance;
 #: answering a bet; answering an órdago
-MUS_MENU: list[list[MusAction]] = [[SAID[MUS][s], SAID[NO_MUS][s]] for s in range(SEATS)]
-SPEAK_MENU: list[list[MusAction]] = [
+MUS_MENU: Final[list[list[MusAction]]] = [[SAID[MUS][s], SAID[NO_MUS][s]] for s in range(SEATS)]
+SPEAK_MENU: Final[list[list[MusAction]]] = [
     [SAID[PASS][s], *BETS[s].values(), SAID[ORDAGO][s]] for s in range(SEATS)
 ]
-ANSWER_MENU: list[list[MusAction]] = [
+ANSWER_MENU: Final[list[list[MusAction]]] = [
     [SAID[ACCEPT][s], *RAISES[s].values(), SAID[ORDAGO][s], SAID[REJECT][s]] for s in range(SEATS)
 ]
-ORDAGO_MENU: list[list[MusAction]] = [[SAID[ACCEPT][s], SAID[REJECT][s]] for s in range(SEATS)]
+ORDAGO_MENU: Final[list[list[MusAction]]] = [
+    [SAID[ACCEPT][s], SAID[REJECT][s]] for s in range(SEATS)
+]
 
 
 def discards(seat: int, hand: tuple[int, ...]) -> list[MusAction]:

@@ -8,29 +8,44 @@ its betting, then the count; stones make games, games make cows, cows the match.
 # taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
 
-SEATS = 4
-HAND_SIZE = 4
+from typing import Final
+
+SEATS: Final = 4
+HAND_SIZE: Final = 4
 #: stones that win a game
-GAME_STONES = 40
+GAME_STONES: Final = 40
 
 # lance slots; the fourth slot is Juego, or Punto when nobody has juego
-GRANDE, CHICA, PARES, JUEGO = range(4)
+GRANDE: Final = 0
+CHICA: Final = 1
+PARES: Final = 2
+JUEGO: Final = 3
 #: a lance by its slot, Punto last (the fourth slot when nobody has juego)
-LANCE_NAMES = ("grande", "chica", "pares", "juego", "punto")
-LANCE_TITLES = ("Grande", "Chica", "Pares", "Juego", "Punto")
+LANCE_NAMES: Final = ("grande", "chica", "pares", "juego", "punto")
+LANCE_TITLES: Final = ("Grande", "Chica", "Pares", "Juego", "Punto")
 
 # phases
-MUS_PHASE, DISCARD, SPEAK, ANSWER, IDLE = range(5)
-PHASE_NAMES = ("mus", "discard", "speak", "answer", "idle")
+MUS_PHASE: Final = 0
+DISCARD: Final = 1
+SPEAK: Final = 2
+ANSWER: Final = 3
+IDLE: Final = 4
+PHASE_NAMES: Final = ("mus", "discard", "speak", "answer", "idle")
 
 # how a lance slot ended
-PENDING, IN_PASS, ACCEPTED, REFUSED, SKIPPED, ALONE, ORDAGO_ACCEPTED = range(7)
-STATUS_NAMES = ("pending", "pass", "accepted", "refused", "skipped", "alone", "ordago")
+PENDING: Final = 0
+IN_PASS: Final = 1
+ACCEPTED: Final = 2
+REFUSED: Final = 3
+SKIPPED: Final = 4
+ALONE: Final = 5
+ORDAGO_ACCEPTED: Final = 6
+STATUS_NAMES: Final = ("pending", "pass", "accepted", "refused", "skipped", "alone", "ordago")
 
 #: ORDERS[mano]: the seats in turn order from mano
-ORDERS = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
+ORDERS: Final = tuple(tuple((m + i) % SEATS for i in range(SEATS)) for m in range(SEATS))
 #: ANSWER_ORDER[s]: the other pair after seat s made a bet, in seat order after it
-ANSWER_ORDER = tuple(((s + 1) % SEATS, (s + 3) % SEATS) for s in range(SEATS))
+ANSWER_ORDER: Final = tuple(((s + 1) % SEATS, (s + 3) % SEATS) for s in range(SEATS))
 
 
 def _answerers_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
@@ -47,4 +62,4 @@ def _answerers_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     return table
 
 
-ANSWERERS = _answerers_table()
+ANSWERERS: Final = _answerers_table()

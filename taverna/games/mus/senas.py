@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..base import JSON, IllegalAction
 from .hands import CARD_CLASS, DUPLES, MEDIAS, PAR, hand_value
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from .state import Mus
 
 #: the federation's señas (RULES.md §3), in the rules' order
-SIGNS: tuple[str, ...] = (
+SIGNS: Final[tuple[str, ...]] = (
     "dos_reyes",
     "dos_ases",
     "medias_reyes",
@@ -65,9 +65,9 @@ SIGNS: tuple[str, ...] = (
     "ciego",
 )
 #: a sign's bit in a seat's mask of signs made this hand
-SIGN_BIT = {name: 1 << i for i, name in enumerate(SIGNS)}
+SIGN_BIT: Final = {name: 1 << i for i, name in enumerate(SIGNS)}
 #: the signs for people, in English and the Spanish term of art
-SIGN_TITLES = {
+SIGN_TITLES: Final = {
     "dos_reyes": "dos reyes (two kings)",
     "dos_ases": "dos ases (two aces)",
     "medias_reyes": "medias de reyes (three kings)",
@@ -81,7 +81,7 @@ SIGN_TITLES = {
     "ciego": "ciego (nothing worth a seña)",
 }
 #: the reasons a seña is refused (IllegalAction.reason), for clients to translate
-REASONS = (
+REASONS: Final = (
     "unknown_sign",
     "not_a_seat",
     "senas_off",
@@ -99,7 +99,8 @@ REASONS = (
     "bad_catch",
 )
 
-_KING, _ACE = 7, 0  # card classes (hands.CLASS_NAMES)
+_KING: Final = 7
+_ACE: Final = 0
 
 
 def _facts(hand: Sequence[int]) -> tuple[frozenset[str], frozenset[str]]:
@@ -143,7 +144,7 @@ def _facts(hand: Sequence[int]) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(true), frozenset(part - true)
 
 
-_FACTS: dict[tuple[int, ...], tuple[frozenset[str], frozenset[str]]] = {}
+_FACTS: Final[dict[tuple[int, ...], tuple[frozenset[str], frozenset[str]]]] = {}
 
 
 def facts(hand: Sequence[int]) -> tuple[frozenset[str], frozenset[str]]:

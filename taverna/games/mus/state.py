@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from ..base import (
     JSON,
@@ -460,4 +460,4 @@ def _handlers() -> tuple[tuple[_Handler, ...], ...]:
     return tuple(tuple(row) for row in table)
 
 
-_HANDLERS = _handlers()
+_HANDLERS: Final = _handlers()
