@@ -273,3 +273,38 @@ def test_greedy_trusts_the_bets_of_a_loose_pair_less() -> None:
         reading.watch({"hand_no": hand, "lance_slot": 0, "betting": betting})  # seen twice
     assert reading.openings == 40
     assert reading.trust(0.85) < 0.4
+
+
+def test_a_paired_search_stops_once_its_anchor_is_clearly_kept() -> None:
+    """Issue 19 (a budget that stops when the choice is already clear): the expert's
+    paired search keeps the greedy choice unless another action beats it by ``margin``
+    standard errors; once every other action trails it by ``settle`` standard errors
+    (default 3) it stops — the same choice for fewer playouts — and ``settle=0`` plays
+    the whole budget."""
+    # three aces and a four, every seat asked for mus: keeping the aces is the discard
+    state = _table("1o 1c 1e 4b", mano=0, seat=0)
+    for line in ("0 mus", "1 mus", "2 mus", "3 mus"):
+        play(state, line)
+    view = state.view(0)
+    whole = make_bot("expert", Mus, 0, seed=3, settle=0, iterations=600)
+    early = make_bot("expert", Mus, 0, seed=3, iterations=600)
+    assert (
+        whole.choose(view)
+        == early.choose(view)
+        == Mus.parse_action({"seat": 0, "type": "discard", "cards": ["4b"]}, 4)
+    )
+    assert whole.samples * len(whole.estimates) >= 600
+    assert early.samples < whole.samples
+
+
+def test_settled_needs_every_other_action_clearly_behind_the_anchor() -> None:
+    from taverna.bots.expert import _settled
+
+    n = 64
+    # gains over the anchor (index 0): a steady -1 (sd 0) and a noisy mean -0.1, sd 1
+    steady = (-1.0 * n, 1.0 * n)
+    noisy = (-0.1 * n, (1.0 + 0.01) * n)  # E[x²] = sd² + mean²
+    assert _settled([0.0, steady[0]], [0.0, steady[1]], n, 0, 3.0)
+    assert not _settled([0.0, steady[0], noisy[0]], [0.0, steady[1], noisy[1]], n, 0, 3.0)
+    # the anchor's own (zero) gain is never held against it, wherever it is listed
+    assert _settled([steady[0], 0.0], [steady[1], 0.0], n, 1, 3.0)

@@ -141,6 +141,8 @@ def test_bot_options_are_checked_when_a_bot_is_made() -> None:
         make_bot("random", Cards, 0, forget=1.5)
     with pytest.raises(BotOptionError, match="expert bot: margin must be a number of at least 0"):
         make_bot("expert", Cards, 0, margin=-1)
+    with pytest.raises(BotOptionError, match="expert bot: settle must be a number of at least 0"):
+        make_bot("expert", Cards, 0, settle=-1)
     with pytest.raises(BotOptionError, match="greedy bot: bet must be a number, not 'x'"):
         make_bot("greedy", Mus, 0, bet="x")  # one of the Mus policy's thresholds
 
