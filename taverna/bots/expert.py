@@ -50,17 +50,22 @@ def _decided(root: _Node, allowed: set[Action], left: int) -> bool:
     return first - second > left
 
 
+def _gain(total: float, square: float, n: int) -> tuple[float, float]:
+    """A paired search's mean gain of an action over its anchor after ``n`` samples (the
+    gains' sum ``total`` and sum of squares ``square``) and its standard error."""
+    mean = total / n
+    var = max(0.0, square / n - mean * mean)
+    return mean, math.sqrt(var / max(n - 1, 1))
+
+
 def _settled(totals: list[float], squares: list[float], n: int, anchor: int, k: float) -> bool:
     """Whether a paired search's anchor is clearly kept: every other action's mean gain
-    over it (``totals[j] / n``, its squares ``squares[j]``) plus ``k`` standard errors is
-    below zero."""
+    over it plus ``k`` standard errors (:func:`_gain`) is below zero."""
     for j in range(len(totals)):
-        if j == anchor:
-            continue
-        mean = totals[j] / n
-        var = max(0.0, squares[j] / n - mean * mean)
-        if mean + k * math.sqrt(var / (n - 1)) >= 0:
-            return False
+        if j != anchor:
+            mean, se = _gain(totals[j], squares[j], n)
+            if mean + k * se >= 0:
+                return False
     return True
 
 
@@ -223,9 +228,8 @@ class ExpertBot(Bot):
         k = self.margin
         best, best_bound = actions.index(base), 0.0
         for j in range(len(actions)):
-            mean = totals[j] / n
-            var = max(0.0, squares[j] / n - mean * mean)
-            bound = mean - k * math.sqrt(var / max(n - 1, 1))
+            mean, se = _gain(totals[j], squares[j], n)
+            bound = mean - k * se
             if bound > best_bound:
                 best, best_bound = j, bound
         return actions[best]
