@@ -69,6 +69,29 @@ def _settled(totals: list[float], squares: list[float], n: int, anchor: int, k: 
     return True
 
 
+def paired_values(
+    state: State,
+    actions: list[Action],
+    seat: int,
+    rng: random.Random,
+    strat: heuristics.AnyStrategy,
+) -> list[float]:
+    """One sample of a paired comparison: ``state`` played out after each of ``actions``
+    (the last on ``state`` itself), every playout with the same rollout seed, and the
+    reward of each for ``seat``. Each copy reshuffles (Mus) from ``rng``, as the sample
+    does; none deals another hand (the playout ends with this one)."""
+    hand = state.hand_no
+    before = strat.standing(state)
+    seed = rng.getrandbits(64)
+    values = []
+    for j, a in enumerate(actions):
+        s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
+        s.apply(a)
+        ExpertBot._rollout(s, random.Random(seed), hand, strat)
+        values.append(strat.reward(s, before)[seat])
+    return values
+
+
 class ExpertBot(Bot):
     """Determinized search with an iteration and a time budget.
 
@@ -195,17 +218,7 @@ class ExpertBot(Bot):
                 totals = [0.0] * len(actions)
                 squares = [0.0] * len(actions)
                 sums = [0.0] * len(actions)
-            hand = state.hand_no
-            before = strat.standing(state)
-            seed = rng.getrandbits(64)
-            values = []
-            for j, a in enumerate(actions):
-                # each copy reshuffles (Mus) from the bot's own generator, as the sample
-                # does; neither deals another hand (the playout ends with this one)
-                s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
-                s.apply(a)
-                self._rollout(s, random.Random(seed), hand, strat)
-                values.append(strat.reward(s, before)[me])
+            values = paired_values(state, actions, me, rng, strat)
             ref = values[actions.index(base)] if base is not None else 0.0
             for j, v in enumerate(values):
                 totals[j] += v - ref

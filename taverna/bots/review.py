@@ -44,7 +44,7 @@ from ..games.base import Action, State
 from ..games.record import parse_record
 from . import heuristics, make_bot
 from .decision import BadRequest, _field, follow_parent
-from .expert import ExpertBot
+from .expert import paired_values
 
 #: how many standard errors of the paired difference another action must beat the
 #: player's by to count as better (the expert's ``margin``: no mistake made of noise)
@@ -179,15 +179,8 @@ def _values(
                 actions.append(played)
             mine = actions.index(played)
             sums, diffs, squares = [0.0] * len(actions), [0.0] * len(actions), [0.0] * len(actions)
-        hand = state.hand_no
-        before = heuristics.standing(state)
-        seed = rng.getrandbits(64)
-        values = []
-        for j, a in enumerate(actions):
-            s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
-            s.apply(a)
-            ExpertBot._rollout(s, random.Random(seed), hand)  # the expert's own playout
-            values.append(heuristics.rewards(s, before)[seat])
+        # the expert's own paired playouts
+        values = paired_values(state, actions, seat, rng, heuristics.strategy(state))
         for j, v in enumerate(values):
             d = v - values[mine]
             sums[j] += v
