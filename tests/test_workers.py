@@ -38,7 +38,8 @@ EXPERTS = {1: "expert", 2: "expert", 3: "expert"}
 #: a quick search: a whole game in seconds
 QUICK = {"iterations": 60}
 #: a search that takes its whole time (capped by ``seconds``): a worker is caught at it
-SLOW = {"iterations": 10**7, "seconds": 2.5, "pool_seconds": 0.05}
+#: a strong bot that thinks until its time cap: no early stop (settle 0, issue 19)
+SLOW = {"iterations": 10**7, "seconds": 2.5, "pool_seconds": 0.05, "settle": 0}
 
 
 @pytest.fixture
