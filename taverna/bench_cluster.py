@@ -38,7 +38,14 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from .bench_server import _client, _raise_fd_limit, free_port, percentile, wait_healthy
+from .bench_server import (
+    _client,
+    _raise_fd_limit,
+    free_port,
+    no_collector,
+    percentile,
+    wait_healthy,
+)
 from .games import GAMES, get_game
 from .games.base import State
 
@@ -214,7 +221,9 @@ def _people(pg: str, nodes: int, counts: list[int], seconds: float, think: float
                 game = next(iter(GAMES))  # the first game the club lists
                 tables = asyncio.run(_tables(bases, n, game, {}))
                 ws = [b.replace("http", "ws", 1) for b in bases]
-                row = {"tables": n, **asyncio.run(_play(ws, tables, seconds, think))}
+                with no_collector():  # as bench server: its own pauses are no node's
+                    played = asyncio.run(_play(ws, tables, seconds, think))
+                row = {"tables": n, **played}
                 print(
                     f"  {n} tables over {nodes} nodes: {row['moves_per_second']} moves/s, "
                     f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms "

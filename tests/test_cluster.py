@@ -365,3 +365,35 @@ def test_redis_away_the_players_are_told_and_the_game_goes_on_when_it_is_back(pg
         indexes = [r[0] for r in sql(pg, 'SELECT "index" FROM actions WHERE table_id = :t', t=tid)]
         assert sorted(indexes) == list(range(len(indexes)))
         assert replay_cli(record_of(nodes[0], tid))["over"]
+
+
+# ------------------------------------------------------------- leases
+
+
+def test_one_renewal_call_renews_only_the_leases_still_this_nodes() -> None:
+    """``RENEW_MANY`` (a node renews all its leases in one call): a lease still holding
+    this node's value is extended; one another node holds now, or one that lapsed, is
+    not, and the answer says which (the node then lets those tables go)."""
+    import redis
+
+    from taverna.server.cluster import BATCH, RENEW_MANY, lease_key
+
+    from .redis_helpers import own_redis
+
+    with own_redis() as own:
+        r = redis.Redis.from_url(own.url, decode_responses=True)
+        renew = r.register_script(RENEW_MANY)
+        r.set(lease_key("a"), "n1|1", px=1000)
+        r.set(lease_key("b"), "n2|2", px=1000)  # taken over by another node
+        # "c" lapsed: no key at all
+        answers = renew(keys=[lease_key(t) for t in "abc"], args=["n1|1", "n1|2", "n1|3", 60000])
+        assert answers == [1, 0, 0]
+        assert r.pttl(lease_key("a")) > 50000  # extended
+        assert r.pttl(lease_key("b")) <= 1000  # the other node's lease is left as it was
+        assert r.get(lease_key("b")) == "n2|2"
+        assert not r.exists(lease_key("c"))  # a lapsed lease is not brought back
+        many = [lease_key(f"t{i}") for i in range(BATCH)]
+        for k in many:
+            r.set(k, "n1|9", px=1000)
+        assert renew(keys=many, args=["n1|9"] * BATCH + [60000]) == [1] * BATCH
+        r.close()
