@@ -171,6 +171,7 @@ def _values(
     diffs: list[float] = []
     squares: list[float] = []
     mine = 0
+    roll = random.Random(rng.getrandbits(64))  # the playouts' own draws
     for _ in range(samples):
         state = sample()
         if not actions:
@@ -180,7 +181,7 @@ def _values(
             mine = actions.index(played)
             sums, diffs, squares = [0.0] * len(actions), [0.0] * len(actions), [0.0] * len(actions)
         # the expert's own paired playouts
-        values = paired_values(state, actions, seat, rng, heuristics.strategy(state))
+        values = paired_values(state, actions, seat, rng, heuristics.strategy(state), roll)
         for j, v in enumerate(values):
             d = v - values[mine]
             sums[j] += v
