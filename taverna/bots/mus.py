@@ -988,8 +988,8 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     choice_options: ClassVar[dict[str, tuple[str, ...]]] = {"senas": ("read", "ignore")}
     scale = 1.0
     exploration = 0.3
-    # playouts a decision: 1500 plays as well as 3000 did against greedy at half the CPU
-    # (docs/bots.md, What a decision costs)
+    # playouts a decision: 1500 plays as well as 3000 did against greedy, with half the
+    # playouts (docs/bots.md, What a decision costs)
     iterations = 1500
     review_samples = 96  # a Mus rollout costs more: about 0.1 s a decision reviewed
     paired = True
