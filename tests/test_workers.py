@@ -37,8 +37,8 @@ MUS = {"cows": 1, "games_per_cow": 1}
 EXPERTS = {1: "expert", 2: "expert", 3: "expert"}
 #: a quick search: a whole game in seconds
 QUICK = {"iterations": 60}
-#: a search that takes its whole time (capped by ``seconds``): a worker is caught at it
-#: a strong bot that thinks until its time cap: no early stop (settle 0, issue 19)
+#: a search that takes its whole time (capped by ``seconds``, no early stop: settle 0):
+#: a worker is caught at it
 SLOW = {"iterations": 10**7, "seconds": 2.5, "pool_seconds": 0.05, "settle": 0}
 
 

@@ -50,9 +50,10 @@ def _decided(root: _Node, allowed: set[Action], left: int) -> bool:
     return first - second > left
 
 
-def _gain(total: float, square: float, n: int) -> tuple[float, float]:
-    """A paired search's mean gain of an action over its anchor after ``n`` samples (the
-    gains' sum ``total`` and sum of squares ``square``) and its standard error."""
+def paired_gain(total: float, square: float, n: int) -> tuple[float, float]:
+    """A paired comparison's mean gain of an action over its reference (the anchor, or
+    the move a review looks at) after ``n`` samples (the gains' sum ``total`` and sum of
+    squares ``square``) and its standard error."""
     mean = total / n
     var = max(0.0, square / n - mean * mean)
     return mean, math.sqrt(var / max(n - 1, 1))
@@ -60,10 +61,10 @@ def _gain(total: float, square: float, n: int) -> tuple[float, float]:
 
 def _settled(totals: list[float], squares: list[float], n: int, anchor: int, k: float) -> bool:
     """Whether a paired search's anchor is clearly kept: every other action's mean gain
-    over it plus ``k`` standard errors (:func:`_gain`) is below zero."""
+    over it plus ``k`` standard errors (:func:`paired_gain`) is below zero."""
     for j in range(len(totals)):
         if j != anchor:
-            mean, se = _gain(totals[j], squares[j], n)
+            mean, se = paired_gain(totals[j], squares[j], n)
             if mean + k * se >= 0:
                 return False
     return True
@@ -217,6 +218,7 @@ class ExpertBot(Bot):
         squares: list[float] = []
         sums: list[float] = []  # each action's own rewards, for its estimate
         roll = random.Random(rng.getrandbits(64))  # the playouts' own draws
+        anchor = -1  # the anchor's index in ``actions`` (-1: none)
         done = n = 0
         while done < self.iterations:
             state = sample()
@@ -228,8 +230,9 @@ class ExpertBot(Bot):
                 totals = [0.0] * len(actions)
                 squares = [0.0] * len(actions)
                 sums = [0.0] * len(actions)
+                anchor = actions.index(base) if base is not None else -1
             values = paired_values(state, actions, me, rng, strat, roll)
-            ref = values[actions.index(base)] if base is not None else 0.0
+            ref = values[anchor] if anchor >= 0 else 0.0
             for j, v in enumerate(values):
                 totals[j] += v - ref
                 squares[j] += (v - ref) ** 2
@@ -238,8 +241,8 @@ class ExpertBot(Bot):
             done += len(actions)
             if time.perf_counter() > deadline:
                 break
-            if base is not None and n >= 32 and n & 15 == 0 and self.settle > 0:
-                kept = _settled(totals, squares, n, actions.index(base), self.settle)
+            if anchor >= 0 and n >= 32 and n & 15 == 0 and self.settle > 0:
+                kept = _settled(totals, squares, n, anchor, self.settle)
                 if kept:
                     break
         self.estimates = {a: sums[j] / n for j, a in enumerate(actions)}
@@ -249,9 +252,9 @@ class ExpertBot(Bot):
         # each action's paired gain over the anchor, less ``margin`` standard errors: a
         # risky action (an órdago that is rarely but ruinously accepted) needs a clear gain
         k = self.margin
-        best, best_bound = actions.index(base), 0.0
+        best, best_bound = anchor, 0.0
         for j in range(len(actions)):
-            mean, se = _gain(totals[j], squares[j], n)
+            mean, se = paired_gain(totals[j], squares[j], n)
             bound = mean - k * se
             if bound > best_bound:
                 best, best_bound = j, bound

@@ -34,7 +34,6 @@ worker does (``taverna worker``)::
 from __future__ import annotations
 
 import contextlib
-import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -44,7 +43,7 @@ from ..games.base import Action, State
 from ..games.record import parse_record
 from . import heuristics, make_bot
 from .decision import BadRequest, _field, follow_parent
-from .expert import paired_values
+from .expert import paired_gain, paired_values
 
 #: how many standard errors of the paired difference another action must beat the
 #: player's by to count as better (the expert's ``margin``: no mistake made of noise)
@@ -189,11 +188,7 @@ def _values(
             squares[j] += d * d
     n = samples
     means = {a: sums[j] / n for j, a in enumerate(actions)}
-    gains = {}
-    for j, a in enumerate(actions):
-        mean = diffs[j] / n
-        var = max(0.0, squares[j] / n - mean * mean)
-        gains[a] = (mean, math.sqrt(var / max(n - 1, 1)))
+    gains = {a: paired_gain(diffs[j], squares[j], n) for j, a in enumerate(actions)}
     return means, gains
 
 

@@ -266,6 +266,14 @@ class Cluster:
             return True
         return bool(await self._renew(keys=[key], args=[self.node, ms]))
 
+    async def leases_of(self, table_ids: list[str]) -> list[str | None]:
+        """Each table's lease value (None: nobody holds it), in one ``MGET`` a
+        :data:`BATCH`."""
+        values: list[str | None] = []
+        for i in range(0, len(table_ids), BATCH):
+            values += await self.redis.mget([lease_key(t) for t in table_ids[i : i + BATCH]])
+        return values
+
     async def lease(self, table_id: str) -> str | None:
         value = await self.redis.get(lease_key(table_id))
         return None if value is None else str(value)
@@ -372,9 +380,7 @@ class Cluster:
         tables = await self.hub.store.table_ids(("open", "playing"))
         if not tables:
             return
-        held: list[Any] = []
-        for i in range(0, len(tables), BATCH):
-            held += await self.redis.mget([lease_key(t) for t in tables[i : i + BATCH]])
+        held = await self.leases_of(tables)
         orphans = [t for t, h in zip(tables, held, strict=True) if h is None]
         if not orphans:
             return
@@ -543,9 +549,7 @@ class Cluster:
         links = list(self.links.values())
         if not links:
             return
-        leases: list[Any] = []
-        for i in range(0, len(links), BATCH):
-            leases += await self.redis.mget([lease_key(k.table_id) for k in links[i : i + BATCH]])
+        leases = await self.leases_of([link.table_id for link in links])
         now = time.monotonic()
         for link, lease in zip(links, leases, strict=True):
             if link.lease is not None and lease == link.lease:
