@@ -41,14 +41,14 @@ MANIFEST = ROOT / "games" / "_compiled.json"
 ENV = "TAVERNA_ENGINES"
 
 #: the line that makes a module one of :data:`COMPILED`: a module says it itself (no list
-#: here names the games), in ``taverna/games`` or ``taverna/bots``
+#: here names the games), in ``taverna/games``, ``taverna/bots`` or ``taverna/bench``
 MARKER = "# taverna: compiled (mypyc; taverna/native.py)"
 
 
 def _marked() -> tuple[str, ...]:
     """The modules whose source holds :data:`MARKER` on a line of its own."""
     found = []
-    for folder in ("games", "bots"):
+    for folder in ("games", "bots", "bench"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if MARKER + "\n" in path.read_text(encoding="utf-8"):
                 rel = path.relative_to(ROOT.parent).with_suffix("")
@@ -57,8 +57,8 @@ def _marked() -> tuple[str, ...]:
 
 
 #: the modules that are compiled: the engines (not the packages' ``__init__``, which
-#: must stay importable as source) and the bots' hot paths, each marked by
-#: :data:`MARKER`
+#: must stay importable as source), the bots' hot paths and the bench's protocol loop,
+#: each marked by :data:`MARKER`
 COMPILED: tuple[str, ...] = _marked()
 
 

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taverna.games import GAMES, get_game
-from taverna.games.base import Dealer, State, deal_shuffle, event_for
+from taverna.games.base import Dealer, State, deal_below, deal_shuffle, event_for
 from taverna.games.mus import Mus
 
 #: small targets, so that a few hundred random actions see several hands and an end
@@ -229,6 +229,19 @@ def test_a_deal_shuffles_exactly_as_the_generator_does(seed: int, n: int) -> Non
     assert ours.getrandbits(64) == theirs.getrandbits(64)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**64), st.integers(1, 200), st.integers(1, 20))
+def test_a_deal_draws_exactly_as_randrange(seed: int, n: int, times: int) -> None:
+    """The first dealer, opener or mano is drawn with :func:`deal_below`: the numbers
+    ``randrange`` draws from the same generator, with the same state left behind (past
+    the table's sizes, it is randrange) — on both builds."""
+    ours, theirs = random.Random(seed), random.Random(seed)
+    assert [deal_below(ours, n) for _ in range(times)] == [
+        theirs.randrange(n) for _ in range(times)
+    ]
+    assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
 def test_a_generator_of_another_kind_shuffles_itself() -> None:
     class Floats(random.Random):
         """A generator whose integers come from random(): Random draws them otherwise."""
@@ -240,3 +253,5 @@ def test_a_generator_of_another_kind_shuffles_itself() -> None:
     deal_shuffle(Floats(5), a)
     Floats(5).shuffle(b)
     assert a == b
+    ours, theirs = Floats(6), Floats(6)
+    assert [deal_below(ours, 37) for _ in range(20)] == [theirs.randrange(37) for _ in range(20)]

@@ -10,7 +10,8 @@ For random seeded games of every game, seat count and table the game declares
 - a copy, with a generator of its own or without, is independent of its original;
 - a sample drawn from a seat's view shows that seat the very same view;
 - deals go to their record form and back unchanged;
-- the legal actions of every acting seat together are those of each.
+- the legal actions of every acting seat together are those of each;
+- a step (no events made) leaves the very state an apply leaves, refusals too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +33,7 @@ from taverna.games.base import (
     Setting,
     SettingsError,
     State,
+    _all_slots,
     event_for,
     event_json,
 )
@@ -254,3 +257,50 @@ def test_the_legal_actions_of_all_are_those_of_each_acting_seat(
         if state.over or not every:
             break
         state.apply(rng.choice(every))
+
+
+def slots(state: State) -> dict[str, Any]:
+    """Everything a state holds, by slot: all but its dealer (an object without equality,
+    dealing the same on both sides of the test) and the step's own flag."""
+    return {
+        name: getattr(state, name)
+        for name in _all_slots(type(state))
+        if name not in ("_dealer", "_quiet") and hasattr(state, name)
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, st.integers(0, 2**32))
+def test_a_step_leaves_the_state_an_apply_leaves(g: dict[str, Any], r: int) -> None:
+    """Two copies of a game, one played with ``apply`` and one with ``step``, hold the
+    same in every slot (hands, scores, record, what the next deal draws from the
+    generator) after every action, through new deals, to the end of the game; and an
+    action the rules refuse is refused by ``step`` with the same message, changing
+    nothing."""
+    cls = GAMES[g["game"]]
+    loud = cls.new(g["seats"], g["settings"], rng=random.Random(g["seed"]))
+    quiet = cls.new(g["seats"], g["settings"], rng=random.Random(g["seed"]))
+    rng = random.Random(r)
+    for _ in range(1500):
+        if loud.over:
+            break
+        assert slots(quiet) == slots(loud)
+        legal = loud.legal_actions()
+        action = rng.choice(legal)
+        idle = [s for s in range(loud.seats) if s not in loud.to_act]
+        if idle and rng.random() < 0.1:  # now and then, the action by a seat not acting
+            try:
+                bad = cls.parse_action({**action.to_json(), "seat": idle[0]}, loud.seats)
+            except InvalidAction:
+                bad = None
+            if bad is not None:
+                with pytest.raises(IllegalAction) as told_loud:
+                    loud.apply(bad)
+                with pytest.raises(IllegalAction) as told_quiet:
+                    quiet.step(bad)
+                assert str(told_quiet.value) == str(told_loud.value)
+                assert slots(quiet) == slots(loud)
+        assert loud.apply(action) is not None
+        assert quiet.step(action) is None
+    assert slots(quiet) == slots(loud)
+    assert quiet.record() == loud.record()

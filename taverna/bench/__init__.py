@@ -1,9 +1,10 @@
 """`taverna bench`: random self-play through the real protocol, with figures.
 
 For each seat count it plays random games for a fixed time through
-``legal_actions``/``apply`` and prints hands (card rounds) per second and
-actions per second, next to a minimal hand-written loop of the same game
-(no protocol, no events, no checks) so the protocol's cost is visible. A game's
+``legal_actions``/``step`` (as a search plays) and prints hands (card rounds) per second
+and actions per second, next to a minimal hand-written loop of the same game
+(no protocol, no events, no checks) so the protocol's cost is visible, and the same
+through ``apply``, every event made (as the server plays). A game's
 minimal loop is found through the entry point group ``taverna.bench``
 (:mod:`taverna.registry`): ``minimal(seats, seconds, seed) -> {"hands_per_second",
 "actions_per_second"}``; a game without one is measured alone.
@@ -14,7 +15,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -49,39 +49,17 @@ def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
     return size
 
 
-#: random play may never reach the target (dominoes subtracts); start afresh after this
-HAND_CAP = 100
+def protocol_loop(
+    cls: type[State], seats: int, seconds: float, seed: int = 1, events: bool = False
+) -> dict[str, Any]:
+    """Random self-play through the protocol for ``seconds`` (:mod:`.loop`: ``step``, or
+    ``apply`` with ``events``); counts hands and actions, and weighs a copy of the
+    last state."""
+    from .loop import protocol_loop as loop  # compiled with the engines: import late
 
-
-def protocol_loop(cls: type[State], seats: int, seconds: float, seed: int = 1) -> dict[str, Any]:
-    """Random self-play through the protocol for ``seconds``; counts hands and actions."""
-    rng = random.Random(seed)
-    hands = actions = games = 0
-    choice = rng.choice
-    deadline = time.perf_counter() + seconds
-    start = time.perf_counter()
-    # one seeded rng deals every game, as the minimal loop's does (no reseeding per game)
-    deals = random.Random(seed + 1)
-    state = cls.new(seats, rng=deals)
-    while True:
-        for _ in range(200):
-            if state.over or state.hand_no >= HAND_CAP:
-                hands += state.hand_no + (1 if state.over else 0)
-                games += 1
-                state = cls.new(seats, rng=deals)
-            state.apply(choice(state.legal_actions()))
-            actions += 1
-        if time.perf_counter() >= deadline:
-            break
-    elapsed = time.perf_counter() - start
-    hands += state.hand_no
-    return {
-        "seats": seats,
-        "hands_per_second": round(hands / elapsed, 1),
-        "actions_per_second": round(actions / elapsed, 1),
-        "games": games,
-        "state_bytes": deep_sizeof(state.clone()),
-    }
+    out = loop(cls, seats, seconds, seed, events)
+    out["state_bytes"] = deep_sizeof(out.pop("state").clone())
+    return out
 
 
 def minimal_loop(game: str) -> Minimal | None:
@@ -132,17 +110,21 @@ def run_bench(
     part = seconds / slices
     for n in counts:
         row: dict[str, Any] | None = None
-        best_base = 0.0
+        best_base = best_loud = 0.0
         for k in range(slices):
             r = protocol_loop(cls, n, part, seed=1 + k)
             if row is None or r["hands_per_second"] > row["hands_per_second"]:
                 row = r
+            loud = protocol_loop(cls, n, part, seed=1 + k, events=True)
+            best_loud = max(best_loud, loud["hands_per_second"])
             if minimal is not None:
                 best_base = max(best_base, minimal(n, part, 1 + k)["hands_per_second"])
         assert row is not None
+        row["events_hands_per_second"] = best_loud
         if minimal is not None:
             row["minimal_hands_per_second"] = best_base
             row["protocol_cost"] = round(best_base / row["hands_per_second"], 2)
+            row["events_cost"] = round(best_base / best_loud, 2)
         results.append(row)
     from .. import native
 
@@ -161,23 +143,28 @@ def run_bench(
     table = Table(
         title=f"{cls.game}: random self-play, {seconds:g} s per loop and seat count "
         f"(best of {slices} alternating slices)",
-        caption=f"engines: {build}; protocol cost = the minimal pure-Python loop's "
-        f"{cls.deal_unit}s/s ÷ the engine's (below 1: the engine is faster)",
+        caption=f"engines: {build}; step: legal_actions and step, as a search plays; "
+        "apply: every event made, as the server plays; cost = the minimal pure-Python "
+        f"loop's {cls.deal_unit}s/s ÷ the engine's (below 1: the engine is faster)",
     )
     unit = cls.deal_unit
     table.add_column("seats", justify="right")
-    table.add_column(f"{unit}s/s", justify="right")
-    table.add_column("actions/s", justify="right")
+    table.add_column(f"step {unit}s/s", justify="right")
+    table.add_column("step actions/s", justify="right")
+    table.add_column(f"apply {unit}s/s", justify="right")
     table.add_column(f"minimal loop {unit}s/s", justify="right")
-    table.add_column("protocol cost", justify="right")
+    table.add_column("cost, step", justify="right")
+    table.add_column("cost, apply", justify="right")
     table.add_column("state bytes", justify="right")
     for r in results:
         table.add_row(
             str(r["seats"]),
             f"{r['hands_per_second']:,.0f}",
             f"{r['actions_per_second']:,.0f}",
+            f"{r['events_hands_per_second']:,.0f}",
             f"{r['minimal_hands_per_second']:,.0f}" if "minimal_hands_per_second" in r else "-",
             f"{r['protocol_cost']:.2f}×" if "protocol_cost" in r else "-",
+            f"{r['events_cost']:.2f}×" if "events_cost" in r else "-",
             f"{r['state_bytes']:,}",
         )
     stdout_console().print(table)

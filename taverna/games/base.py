@@ -247,6 +247,9 @@ class Dealer:
         return "<Dealer of one generator>" if self.rng is not None else "<Dealer of a seed>"
 
 
+#: the generator whose draws :func:`deal_shuffle` and :func:`deal_below` repeat (bound
+#: once: compiled, ``random.Random`` is looked up in the module at every use)
+_RANDOM: Final = random.Random
 #: _BITS[n]: n.bit_length(), for the shuffles of a deck
 _BITS: Final = tuple(n.bit_length() for n in range(129))
 
@@ -258,7 +261,7 @@ def deal_shuffle(rng: random.Random, items: list[Any]) -> None:
     Python (``_randbelow``: ``getrandbits`` of the index's bit length, again while it is
     too large); compiled, the same draws cost a fifth of that (2.5 µs a 52-card deck
     against 12 µs). A generator of another kind (a subclass) shuffles itself."""
-    if type(rng) is not random.Random or len(items) >= len(_BITS):
+    if type(rng) is not _RANDOM or len(items) >= len(_BITS):
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
@@ -269,6 +272,21 @@ def deal_shuffle(rng: random.Random, items: list[Any]) -> None:
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+def deal_below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` exactly — the same number from the same generator, the same
+    state left behind — for what a deal draws besides its shuffle (the first dealer, the
+    opener, the mano): CPython draws it in Python (``_randbelow``: ``getrandbits`` of
+    ``n``'s bit length, again while it is too large); compiled, a fourth of the cost.
+    A generator of another kind draws itself."""
+    if type(rng) is not _RANDOM or not 0 < n < len(_BITS):
+        return rng.randrange(n)
+    k = _BITS[n]
+    j: int = rng.getrandbits(k)
+    while j >= n:
+        j = rng.getrandbits(k)
+    return j
 
 
 def shuffle(rng: random.Random, items: list[Any]) -> None:
@@ -392,6 +410,7 @@ class State(ABC, Generic[A]):
         "_deals",
         "_log",
         "_queue",
+        "_quiet",
         "awaiting",
         "hand_no",
         "initial_events",
@@ -602,6 +621,8 @@ class State(ABC, Generic[A]):
         self._dealer = dealer
         self._log: list[A] | None = [] if log else None
         self._deals: list[Any] | None = [] if log else None
+        # true during a step (events not made): each entry that plays sets it
+        self._quiet = False
         self.initial_events = []
         self.hand_no = -1
         self.turn = -1
@@ -725,6 +746,7 @@ class State(ABC, Generic[A]):
         """Start the next hand with ``deal`` (only while :attr:`awaiting_deal`)."""
         if not self.awaiting:
             raise IllegalAction("no deal is due now")
+        self._quiet = False
         return self._take_deal(deal, True)
 
     def _next_deal(self) -> list[Event]:
@@ -788,6 +810,18 @@ class State(ABC, Generic[A]):
     @abstractmethod
     def apply(self, action: A) -> list[Event]:
         """Play ``action`` and return its events; IllegalAction changes nothing."""
+
+    def step(self, action: A) -> None:
+        """Play ``action`` as :meth:`apply` does, without making its events.
+
+        The state after a step is the state after the same apply, its record too, and
+        IllegalAction changes nothing just the same (tests/test_step.py holds every game
+        to it). Searches and playouts play thousands of actions whose events nobody
+        reads: a game makes its step cheaper by building events only while
+        ``self._quiet`` is false (its apply sets it false, its step true, before
+        anything else). This one is the apply, for a game that does not.
+        """
+        self.apply(action)
 
     @abstractmethod
     def view(self, seat: int | None) -> View:
@@ -985,7 +1019,9 @@ def _all_slots(cls: type) -> tuple[str, ...]:
 
 #: what a clone does not take as it is: its table (given to its constructor), its dealer
 #: and its record (:meth:`State.clone` says), and the first deal's events (it has none)
-_NOT_COPIED: Final = frozenset({"seats", "settings", "_dealer", "_log", "_deals", "initial_events"})
+_NOT_COPIED: Final = frozenset(
+    {"seats", "settings", "_dealer", "_log", "_deals", "_quiet", "initial_events"}
+)
 
 
 @cache
@@ -1001,6 +1037,6 @@ def play_randomly(state: State, rng: random.Random, max_actions: int = 100_000) 
         acts = state.legal_actions()
         if not acts:
             break
-        state.apply(rng.choice(acts))
+        state.step(rng.choice(acts))
         n += 1
     return n

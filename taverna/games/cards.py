@@ -106,6 +106,7 @@ from .base import (
     View,
     action_seat,
     below,
+    deal_below,
     deal_shuffle,
     not_an_action,
     only_fields,
@@ -548,15 +549,14 @@ class Cards(State[CardAction]):
         Tied seats draw again among themselves; suits never matter.
         """
         candidates: Sequence[int] = range(self.seats)
-        randrange = rng.randrange
         while True:
             drawn: list[int] = []  # distinct cards from one deck, one per candidate
             top = -1
             tied: list[int] = []
             for s in candidates:
-                c = randrange(N_CARDS)
+                c = deal_below(rng, N_CARDS)
                 while c in drawn:
-                    c = randrange(N_CARDS)
+                    c = deal_below(rng, N_CARDS)
                 drawn.append(c)
                 rank = c >> 2
                 if rank > top:
@@ -609,13 +609,7 @@ class Cards(State[CardAction]):
         n = self.seats
         k = self.hs
         self.dealer = dealer
-        private: dict[int, JSON] = {}
-        hands = []
-        for s, h in enumerate(deal.hands):
-            # a hand has five or seven cards (checked): itemgetter gives their tuple
-            private[s] = {"cards": list(itemgetter(*h)(CARD_STR))}
-            hands.append(sorted(h))
-        self.hands = hands
+        self.hands = [sorted(h) for h in deal.hands]
         self.bounds = [()] * n
         self.held = k * n
         stock = list(deal.stock)
@@ -629,6 +623,8 @@ class Cards(State[CardAction]):
         # RULES.md §2 Deal: the player after the dealer leads
         leader = dealer + 1 if dealer + 1 < n else 0
         self.leader = self.turn = leader
+        if self._quiet:
+            return []
         return [
             {
                 "type": "deal",
@@ -637,7 +633,10 @@ class Cards(State[CardAction]):
                 "leader": leader,
                 "stock": len(stock),
                 "hand_sizes": [k] * n,
-                "private": private,
+                # a hand has five or seven cards (checked): itemgetter gives their tuple
+                "private": {
+                    s: {"cards": list(itemgetter(*h)(CARD_STR))} for s, h in enumerate(deal.hands)
+                },
             }
         ]
 
@@ -719,15 +718,15 @@ class Cards(State[CardAction]):
 
     # ------------------------------------------------------------ playing
 
-    def _close_window(self, by: int, card: int = -1) -> Event:
-        """RULES.md §2 muggins rule: the next play or go closes the window; its event."""
+    def _close_window(self, by: int, events: list[Event], card: int = -1) -> None:
+        """RULES.md §2 muggins rule: the next play or go closes the window."""
         points = sum(self.pend)
-        lost = {"type": "lost", "seat": self.pend_seat, "points": points}
+        if not self._quiet:
+            events.append({"type": "lost", "seat": self.pend_seat, "points": points})
         how = "play" if card >= 0 else "go"
         self.closed = (self.pend_seat, points, how, by, CARD_STR[card] if card >= 0 else None)
         self.pend_seat = -1
         self.pend = []
-        return lost
 
     def _win(self, s: int, events: list[Event]) -> None:
         # RULES.md §2 Winning: the first credit that reaches the target wins at once
@@ -736,7 +735,8 @@ class Cards(State[CardAction]):
         self.turn = -1
         self.pend_seat = -1
         self.pend = []
-        events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
+        if not self._quiet:
+            events.append({"type": "game_end", "winner": s, "scores": self.scores[:]})
 
     def _refuse_play(self, s: int, c: int) -> None:
         if s != self.turn:
@@ -773,6 +773,16 @@ class Cards(State[CardAction]):
     # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
     # before the body's own refusal says what to do instead (not_an_action)
     def apply(self, action: object) -> list[Event]:
+        self._quiet = False
+        return self._act(action)
+
+    def step(self, action: object) -> None:
+        self._quiet = True
+        self._act(action)
+
+    def _act(self, action: object) -> list[Event]:
+        """Play ``action``: :meth:`apply`, or :meth:`step` while ``_quiet`` (its events
+        are not made, and it returns an empty list)."""
         if not isinstance(action, CardAction):
             raise not_an_action(self, action)
         kind = action.type
@@ -800,15 +810,26 @@ class Cards(State[CardAction]):
         claim = action.claim
         if claim and not (points and self.muggins):
             self._check_claim(s, c, total, points)
-        event: Event = {
-            "type": "play",
-            "seat": s,
-            "card": CARD_STR[c],
-            "total": total,
-            "points": points,
-            "credit": 0,
-        }
-        events = [self._close_window(s, c), event] if self.pend_seat >= 0 else [event]
+        events = []
+        if self.pend_seat >= 0:
+            self._close_window(s, events, c)
+        # RULES.md §2 muggins rule: a score is credited when claimed with its play (or
+        # at a No-Muggins table); else it waits for its claim, or a Muggins! call
+        credit = points if claim or not self.muggins else 0
+        if not self._quiet:
+            event: Event = {
+                "type": "play",
+                "seat": s,
+                "card": CARD_STR[c],
+                "total": total,
+                "points": points,
+                "credit": credit,
+            }
+            if claim:
+                event["claim"] = True
+            if points and not credit:
+                event["pending"] = points
+            events.append(event)
         bounds = self.bounds[s]
         if bounds:
             # usually the card meets the tightest bound, the first (see _bounds_after_play)
@@ -821,25 +842,18 @@ class Cards(State[CardAction]):
         self.total = total
         self.last = s
         self.gone = 0
-        if points:
-            if claim or not self.muggins:
-                if claim:
-                    event["claim"] = True
-                event["credit"] = points
-                scores = self.scores
-                scores[s] += points
-                if scores[s] >= self.target:
-                    self.held -= 1
-                    self._win(s, events)
-                    if self._log is not None:
-                        self._log.append(action)
-                    return events
-            else:
-                event["pending"] = points
-                self.pend_seat = s
-                self.pend = [points]
-        elif claim:
-            event["claim"] = True
+        if credit:
+            scores = self.scores
+            scores[s] += credit
+            if scores[s] >= self.target:
+                self.held -= 1
+                self._win(s, events)
+                if self._log is not None:
+                    self._log.append(action)
+                return events
+        elif points:
+            self.pend_seat = s
+            self.pend = [points]
         stock = self.stock
         if stock and len(hand) < self.draws:
             # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
@@ -848,14 +862,15 @@ class Cards(State[CardAction]):
             # stay as many, and the next seat holds cards.
             d = stock.pop()
             insort(hand, d)
-            events.append(
-                {
-                    "type": "draw",
-                    "seat": s,
-                    "stock": len(stock),
-                    "private": {s: {"card": CARD_STR[d]}},
-                }
-            )
+            if not self._quiet:
+                events.append(
+                    {
+                        "type": "draw",
+                        "seat": s,
+                        "stock": len(stock),
+                        "private": {s: {"card": CARD_STR[d]}},
+                    }
+                )
             if total == self.limit:
                 self._close_at_limit(s, total, events)
             else:
@@ -880,17 +895,18 @@ class Cards(State[CardAction]):
     def _close_at_limit(self, s: int, total: int, events: list[Event]) -> None:
         # RULES.md §2 Closing a pile: exactly the limit closes it at once
         leader = self._new_pile(s)
-        events.append(
-            {
-                "type": "pile_closed",
-                "reason": "limit",
-                "seat": s,
-                "total": total,
-                "last": 0,
-                "credit": 0,
-                "leader": leader,
-            }
-        )
+        if not self._quiet:
+            events.append(
+                {
+                    "type": "pile_closed",
+                    "reason": "limit",
+                    "seat": s,
+                    "total": total,
+                    "last": 0,
+                    "credit": 0,
+                    "leader": leader,
+                }
+            )
 
     def _check_claim(self, s: int, c: int, total: int, points: int) -> None:
         """A play with ``claim`` claims what it scores: refuse it when that is nothing.
@@ -909,24 +925,27 @@ class Cards(State[CardAction]):
     def _close_final(self, s: int, total: int, claim: bool, events: list[Event]) -> None:
         # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or only the limit's 2
         last = 0 if total == self.limit else 1
-        close: Event = {
-            "type": "pile_closed",
-            "reason": "last-card",
-            "seat": s,
-            "total": total,
-            "last": last,
-            "credit": 0,
-        }
-        events.append(close)
-        if last:
-            if self.mol and not claim:
+        # muggins_on_last: 'last' waits for its claim unless the card claimed it
+        waits = last and self.mol and not claim
+        if not self._quiet:
+            close: Event = {
+                "type": "pile_closed",
+                "reason": "last-card",
+                "seat": s,
+                "total": total,
+                "last": last,
+                "credit": 0 if waits else last,
+            }
+            if waits:
                 close["pending"] = last
+            events.append(close)
+        if last:
+            if waits:
                 if self.pend_seat != s:
                     self.pend_seat = s
                     self.pend = []
                 self.pend.append(last)
             else:
-                close["credit"] = last
                 self.scores[s] += last
                 if self.scores[s] >= self.target:
                     self._win(s, events)
@@ -959,7 +978,9 @@ class Cards(State[CardAction]):
                 "must_play",
                 card=CARD_STR[c],
             )
-        events: list[Event] = [self._close_window(s)] if self.pend_seat >= 0 else []
+        events: list[Event] = []
+        if self.pend_seat >= 0:
+            self._close_window(s, events)
         # public now: every card seat s holds is worth more than limit - total
         least = limit - total + 1
         bounds = self.bounds[s]
@@ -973,21 +994,24 @@ class Cards(State[CardAction]):
                     break
                 keep += 1
             self.bounds[s] = bounds[:keep] + (least,) * (max(len(hand), len(bounds)) - keep)
-        events.append({"type": "go", "seat": s, "total": total})
+        quiet = self._quiet
+        if not quiet:
+            events.append({"type": "go", "seat": s, "total": total})
         stock = self.stock
         if stock and self.draws:
             # RULES.md §2 Play: a go draws one card while any is left
             d = stock.pop()
             insort(hand, d)
             self.held += 1
-            events.append(
-                {
-                    "type": "draw",
-                    "seat": s,
-                    "stock": len(stock),
-                    "private": {s: {"card": CARD_STR[d]}},
-                }
-            )
+            if not quiet:
+                events.append(
+                    {
+                        "type": "draw",
+                        "seat": s,
+                        "stock": len(stock),
+                        "private": {s: {"card": CARD_STR[d]}},
+                    }
+                )
         gone = self.gone | 1 << s
         self.gone = gone
         # The gos since the last card run round the active seats in turn order, and
@@ -1001,26 +1025,31 @@ class Cards(State[CardAction]):
             return events
         # RULES.md §2 Closing a pile: every active player said go: 'last' 1
         last = self.last
-        close: Event = {
-            "type": "pile_closed",
-            "reason": "go",
-            "seat": last,
-            "total": total,
-            "last": 1,
-            "credit": 0,
-        }
-        events.append(close)
-        if self.mol:
-            close["pending"] = 1
+        # muggins_on_last: the 'last' point waits for its claim
+        waits = self.mol
+        if waits:
             self.pend_seat = last
             self.pend = [1]
         else:
-            close["credit"] = 1
             self.scores[last] += 1
-            if self.scores[last] >= self.target:
-                self._win(last, events)
-                return events
-        close["leader"] = self._new_pile(last)
+        won = not waits and self.scores[last] >= self.target
+        leader = -1 if won else self._new_pile(last)
+        if not quiet:
+            close: Event = {
+                "type": "pile_closed",
+                "reason": "go",
+                "seat": last,
+                "total": total,
+                "last": 1,
+                "credit": 0 if waits else 1,
+            }
+            if waits:
+                close["pending"] = 1
+            if not won:
+                close["leader"] = leader
+            events.append(close)
+        if won:
+            self._win(last, events)
         return events
 
     def _check_window(self, s: int, verb: str) -> int:
@@ -1066,10 +1095,13 @@ class Cards(State[CardAction]):
             f"seat {s} cannot {verb}: nothing to claim, {fate}{now}", "window_closed", **params
         )
 
-    def _settle(self, s: int, event: Event) -> list[Event]:
-        """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning)."""
-        how = "claim" if s == self.pend_seat else "muggins"
-        self.closed = (self.pend_seat, sum(self.pend), how, s, None)
+    def _settle(self, s: int) -> list[Event]:
+        """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning):
+        its owner's claim, or another seat's Muggins! call."""
+        owner = self.pend_seat
+        points = sum(self.pend)
+        how = "claim" if s == owner else "muggins"
+        self.closed = (owner, points, how, s, None)
         scores = self.scores
         target = self.target
         credited = 0
@@ -1078,10 +1110,22 @@ class Cards(State[CardAction]):
             credited += p
             if scores[s] >= target:
                 break
-        event["credit"] = credited
         self.pend_seat = -1
         self.pend = []
-        events = [event]
+        events: list[Event] = []
+        if not self._quiet:
+            if how == "claim":
+                events.append({"type": "claim", "seat": s, "points": points, "credit": credited})
+            else:
+                events.append(
+                    {
+                        "type": "muggins",
+                        "seat": s,
+                        "from": owner,
+                        "points": points,
+                        "credit": credited,
+                    }
+                )
         if scores[s] >= target:
             self._win(s, events)
         return events
@@ -1102,7 +1146,7 @@ class Cards(State[CardAction]):
                 owner=owner,
                 points=sum(self.pend),
             )
-        return self._settle(s, {"type": "claim", "seat": s, "points": sum(self.pend)})
+        return self._settle(s)
 
     def _call(self, s: int) -> list[Event]:
         owner = self.pend_seat
@@ -1117,13 +1161,12 @@ class Cards(State[CardAction]):
                 "own_score",
                 points=sum(self.pend),
             )
-        return self._settle(
-            s, {"type": "muggins", "seat": s, "from": owner, "points": sum(self.pend)}
-        )
+        return self._settle(s)
 
     def _end_round(self, events: list[Event]) -> None:
         # RULES.md §2 Winning: no winner yet, so a new round; scores carry over
-        events.append({"type": "round_end", "round": self.hand_no, "scores": self.scores[:]})
+        if not self._quiet:
+            events.append({"type": "round_end", "round": self.hand_no, "scores": self.scores[:]})
         self.turn = -1
         events.extend(self._next_deal())
 

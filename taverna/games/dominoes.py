@@ -39,6 +39,7 @@ from .base import (
     View,
     action_seat,
     below,
+    deal_below,
     deal_shuffle,
     not_an_action,
     only_fields,
@@ -379,7 +380,7 @@ class Dominoes(State[DominoAction]):
         opener = self._last_winner()
         if opener is None:
             # RULES.md §1 Opener: a neutral draw, every seat equally likely
-            opener = rng.randrange(n)
+            opener = deal_below(rng, n)
         return DominoDeal(hands, tuple(tiles[n * k :]), opener)
 
     def _last_winner(self) -> int | None:
@@ -415,6 +416,8 @@ class Dominoes(State[DominoAction]):
             masks.append(m)
         self._reset_hand(masks, [[0] * k for _ in masks], list(reversed(deal.boneyard)))
         self.opener = self.turn = opener
+        if self._quiet:
+            return []
         return [
             {
                 "type": "deal",
@@ -475,6 +478,16 @@ class Dominoes(State[DominoAction]):
     # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
     # before the body's own refusal says what to do instead (not_an_action)
     def apply(self, action: object) -> list[Event]:
+        self._quiet = False
+        return self._act(action)
+
+    def step(self, action: object) -> None:
+        self._quiet = True
+        self._act(action)
+
+    def _act(self, action: object) -> list[Event]:
+        """Play ``action``: :meth:`apply`, or :meth:`step` while ``_quiet`` (its events
+        are not made, and it returns an empty list)."""
         # The hot path of every search: playing and drawing are written out here,
         # with tables for the arithmetic; refusals and rare paths live in helpers.
         if not isinstance(action, DominoAction):
@@ -541,16 +554,19 @@ class Dominoes(State[DominoAction]):
                 self.must = -1
                 self._drew = False
                 credit = count if count % 5 == 0 and count else 0
-                events: list[Event] = [
-                    {
-                        "type": "play",
-                        "seat": s,
-                        "tile": TILE_STR[t],
-                        "end": None if end is None else END_NAMES[end],
-                        "count": count,
-                        "credit": credit,
-                    }
-                ]
+                quiet = self._quiet
+                events: list[Event] = []
+                if not quiet:
+                    events.append(
+                        {
+                            "type": "play",
+                            "seat": s,
+                            "tile": TILE_STR[t],
+                            "end": None if end is None else END_NAMES[end],
+                            "count": count,
+                            "credit": credit,
+                        }
+                    )
                 if credit:
                     scores = self.scores
                     scores[s] += credit
@@ -560,7 +576,8 @@ class Dominoes(State[DominoAction]):
                         self.over = True
                         self.winner = s
                         self.turn = -1
-                        events.append({"type": "game_end", "winner": s, "scores": scores[:]})
+                        if not quiet:
+                            events.append({"type": "game_end", "winner": s, "scores": scores[:]})
                         if log is not None:
                             log.append(action)
                         return events
@@ -591,14 +608,16 @@ class Dominoes(State[DominoAction]):
                     slots[:] = [m | x for m in slots]
                 slots.append(0)
                 self._drew = True
-                events = [
-                    {
-                        "type": "draw",
-                        "seat": s,
-                        "boneyard": len(bone),
-                        "private": {s: {"tile": TILE_STR[t]}},
-                    }
-                ]
+                events = []
+                if not self._quiet:
+                    events.append(
+                        {
+                            "type": "draw",
+                            "seat": s,
+                            "boneyard": len(bone),
+                            "private": {s: {"tile": TILE_STR[t]}},
+                        }
+                    )
                 if PIP_MASK[t] & x:
                     self.must = t  # RULES.md §1 Play: a playable drawn tile is placed at once
                 elif not bone and self._blocked():
@@ -652,7 +671,7 @@ class Dominoes(State[DominoAction]):
             slots[:] = [m | x for m in slots]
         self._drew = False
         self.turn = (s + 1) % self.seats
-        return [{"type": "pass", "seat": s}]
+        return [] if self._quiet else [{"type": "pass", "seat": s}]
 
     def _refuse_tile(self, s: int, t: int) -> None:
         """Raise: seat ``s`` does not hold ``t``, or must place the tile it drew instead."""
@@ -725,7 +744,8 @@ class Dominoes(State[DominoAction]):
         }
         self.last_hand = summary
         self.turn = -1
-        return [summary, *self._next_deal()]
+        dealt = self._next_deal()
+        return [] if self._quiet else [summary, *dealt]
 
     # ---------------------------------------------------------------- views
 

@@ -40,6 +40,7 @@ def open_lance(state: Mus, events: list[Event]) -> None:
     fourth, count the hand."""
     order: tuple[int, ...] = ORDERS[state.mano]
     L = state.lance
+    quiet = state._quiet
     while L < 4:
         if L >= PARES:
             vals = state.vals
@@ -52,19 +53,22 @@ def open_lance(state: Mus, events: list[Event]) -> None:
                     pairs |= 1 << (x & 1)
             state.holders[L - PARES] = tuple(holders)
             # RULES.md §3: who holds pares or juego is announced before the lance
-            events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders})
+            if not quiet:
+                events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders})
             if not holders and L == PARES:
                 state.res_status[L] = SKIPPED
-                events.append({"type": "lance", "lance": "pares", "skipped": True})
+                if not quiet:
+                    events.append({"type": "lance", "lance": "pares", "skipped": True})
                 state.lance = L = L + 1
                 continue
             if pairs == 1 or pairs == 2:  # one pair only
                 team = pairs >> 1
                 state.res_status[L] = ALONE
                 state.res_team[L] = team
-                events.append(
-                    {"type": "lance", "lance": LANCE_NAMES[L], "speakers": [], "team": team}
-                )
+                if not quiet:
+                    events.append(
+                        {"type": "lance", "lance": LANCE_NAMES[L], "speakers": [], "team": team}
+                    )
                 state.lance = L = L + 1
                 continue
             if holders:
@@ -78,15 +82,16 @@ def open_lance(state: Mus, events: list[Event]) -> None:
         state.betting = []
         state.phase = SPEAK
         state.turn = order[0]
-        name = LANCE_NAMES[4 if state.punto and L == JUEGO else L]
-        events.append({"type": "lance", "lance": name, "speakers": list(order)})
+        if not quiet:
+            name = LANCE_NAMES[4 if state.punto and L == JUEGO else L]
+            events.append({"type": "lance", "lance": name, "speakers": list(order)})
         return
     count(state, events)
 
 
 def say_pass(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.betting.append((s, PASS, 0))
-    events: list[Event] = [{"type": "pass", "seat": s}]
+    events: list[Event] = [] if state._quiet else [{"type": "pass", "seat": s}]
     state.pos += 1
     if state.pos < len(state.speakers):
         state.turn = state.speakers[state.pos]
@@ -111,7 +116,7 @@ def bet(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.bet_team = s & 1
     state.phase = ANSWER
     state.turn = ans[0]
-    return [{"type": "bet", "seat": s, "amount": amount, "stake": amount}]
+    return [] if state._quiet else [{"type": "bet", "seat": s, "amount": amount, "stake": amount}]
 
 
 def raise_bet(state: Mus, s: int, action: MusAction) -> list[Event]:
@@ -132,7 +137,7 @@ def raise_bet(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.bet_team = s & 1
     state.phase = ANSWER
     state.turn = ans[0]
-    return [{"type": "raise", "seat": s, "amount": amount, "stake": stake}]
+    return [] if state._quiet else [{"type": "raise", "seat": s, "amount": amount, "stake": stake}]
 
 
 def call_ordago(state: Mus, s: int, action: MusAction) -> list[Event]:
@@ -149,12 +154,12 @@ def call_ordago(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.bet_team = s & 1
     state.phase = ANSWER
     state.turn = ans[0]
-    return [{"type": "ordago", "seat": s}]
+    return [] if state._quiet else [{"type": "ordago", "seat": s}]
 
 
 def accept(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.betting.append((s, ACCEPT, 0))
-    events: list[Event] = [{"type": "accept", "seat": s}]
+    events: list[Event] = [] if state._quiet else [{"type": "accept", "seat": s}]
     L = state.lance
     if state.ordago:
         ordago_showdown(state, events)
@@ -168,7 +173,7 @@ def accept(state: Mus, s: int, action: MusAction) -> list[Event]:
 
 def reject(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.betting.append((s, REJECT, 0))
-    events: list[Event] = [{"type": "reject", "seat": s}]
+    events: list[Event] = [] if state._quiet else [{"type": "reject", "seat": s}]
     state.apos += 1
     if state.apos < len(state.answerers):
         state.turn = state.answerers[state.apos]  # the partner answers

@@ -53,16 +53,17 @@ def credit_at_once(
     """Credit the stones of a refused bet at once (RULES.md §3 Refused); True when that
     wins the game, which ends the hand there."""
     state.stones[team] += n
-    events.append(
-        {
-            "type": "credit",
-            "team": team,
-            "stones": n,
-            "lance": lance,
-            "reason": reason,
-            "total": state.stones[:],
-        }
-    )
+    if not state._quiet:
+        events.append(
+            {
+                "type": "credit",
+                "team": team,
+                "stones": n,
+                "lance": lance,
+                "reason": reason,
+                "total": state.stones[:],
+            }
+        )
     if state.stones[team] >= GAME_STONES:
         # RULES.md §3: credits that bring a pair to 40 end the game at once
         summary: JSON = {
@@ -75,7 +76,8 @@ def credit_at_once(
             **tally_facts(state, []),
         }
         state.last_hand = summary
-        events.append(summary)
+        if not state._quiet:
+            events.append(summary)
         win_game(state, team, "stones", events)
         return True
     return False
@@ -208,7 +210,8 @@ def ordago_showdown(state: Mus, events: list[Event]) -> None:
         **tally_facts(state, [verdict(state, L, seat, state.speakers)]),
     }
     state.last_hand = summary
-    events.append(summary)
+    if not state._quiet:
+        events.append(summary)
     win_game(state, team, "ordago", events)
 
 
@@ -304,16 +307,17 @@ def count(state: Mus, events: list[Event]) -> None:
                 row["counted"] = False
         elif n:
             stones[team] += n
-            events.append(
-                {
-                    "type": "credit",
-                    "team": team,
-                    "stones": n,
-                    "lance": name,
-                    "reason": STATUS_NAMES[st],
-                    "total": stones[:],
-                }
-            )
+            if not state._quiet:
+                events.append(
+                    {
+                        "type": "credit",
+                        "team": team,
+                        "stones": n,
+                        "lance": name,
+                        "reason": STATUS_NAMES[st],
+                        "total": stones[:],
+                    }
+                )
             if stones[team] >= GAME_STONES:
                 won = team  # the rest of the hand is not counted
     v0, v1, v2, v3 = vals
@@ -329,7 +333,8 @@ def count(state: Mus, events: list[Event]) -> None:
         **tally_facts(state, verdicts),
     }
     state.last_hand = summary
-    events.append(summary)
+    if not state._quiet:
+        events.append(summary)
     if won >= 0:
         win_game(state, won, "stones", events)
     else:
@@ -341,31 +346,35 @@ def win_game(state: Mus, team: int, reason: str, events: list[Event]) -> None:
     state.phase = IDLE
     state.turn = -1
     state.games[team] += 1
-    events.append(
-        {
-            "type": "game_end",
-            "game": state.game_no,
-            "team": team,
-            "reason": reason,
-            "stones": state.stones[:],
-            "games": state.games[:],
-        }
-    )
+    quiet = state._quiet
+    if not quiet:
+        events.append(
+            {
+                "type": "game_end",
+                "game": state.game_no,
+                "team": team,
+                "reason": reason,
+                "stones": state.stones[:],
+                "games": state.games[:],
+            }
+        )
     new_cow = state.games[team] >= state.games_per_cow
     if new_cow:
         state.cows[team] += 1
-        events.append({"type": "cow_end", "team": team, "cows": state.cows[:]})
+        if not quiet:
+            events.append({"type": "cow_end", "team": team, "cows": state.cows[:]})
         if state.cows[team] >= state.cows_to_win:
             state.over = True
             state.winner = team
-            events.append(
-                {
-                    "type": "match_end",
-                    "winner": team,
-                    "games": state.games[:],
-                    "cows": state.cows[:],
-                }
-            )
+            if not quiet:
+                events.append(
+                    {
+                        "type": "match_end",
+                        "winner": team,
+                        "games": state.games[:],
+                        "cows": state.cows[:],
+                    }
+                )
             return
     # RULES.md §3 Match structure: stones restart at 0 for each game, games for each cow
     state.stones = [0, 0]

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..base import Event, IllegalAction, deal_shuffle
+from ..base import Event, IllegalAction, deal_below, deal_shuffle
 from .betting import open_lance
 from .hands import CARD_STR, N_CARDS, PAIR_OF, VALUE_OF_PAIRS, HandValue
 from .notation import MusAction, MusDeal, cards_str, hands_str
@@ -28,7 +28,7 @@ _DECK: Final = list(range(N_CARDS))
 def random_deal(state: Mus, rng: random.Random) -> MusDeal:
     """The next hand dealt from ``rng``: a shuffled deck, four cards to each seat."""
     # RULES.md §3 Mano: drawn at random, then the next seat every hand
-    mano = rng.randrange(SEATS) if state.mano < 0 else (state.mano + 1) % SEATS
+    mano = deal_below(rng, SEATS) if state.mano < 0 else (state.mano + 1) % SEATS
     cards = _DECK[:]
     deal_shuffle(rng, cards)
     t = tuple(cards)
@@ -62,6 +62,8 @@ def begin(state: Mus, deal: MusDeal, given: bool) -> list[Event]:
     state.deck = list(deck[::-1])
     state.phase = MUS_PHASE
     state.turn = mano
+    if state._quiet:
+        return []
     h0, h1, h2, h3 = hands_str(hands)
     return [
         {
@@ -83,7 +85,7 @@ def begin(state: Mus, deal: MusDeal, given: bool) -> list[Event]:
 
 def say_mus(state: Mus, s: int, action: MusAction) -> list[Event]:
     state.mus_count += 1
-    events: list[Event] = [{"type": "mus", "seat": s}]
+    events: list[Event] = [] if state._quiet else [{"type": "mus", "seat": s}]
     if state.mus_count == SEATS:
         # all four want to discard: each in turn order from mano
         state.phase = DISCARD
@@ -103,7 +105,7 @@ def say_no_mus(state: Mus, s: int, action: MusAction) -> list[Event]:
             f"seat {s} cannot say no mus: deal {state.hand_no} lists {n} "
             f"reshuffle{'' if n == 1 else 's'}, but only {state.reshuffled} happened"
         )
-    events: list[Event] = [{"type": "no_mus", "seat": s}]
+    events: list[Event] = [] if state._quiet else [{"type": "no_mus", "seat": s}]
     # hand_value(h) for each hand, written out: this is hot
     vals: list[HandValue] = []
     pair_of = PAIR_OF
@@ -152,23 +154,25 @@ def discard(state: Mus, s: int, action: MusAction) -> list[Event]:
         for p in state.piles:
             p.clear()
         state.reshuffled += 1
-        events.append({"type": "reshuffle", "seat": s, "deck": len(deck)})
+        if not state._quiet:
+            events.append({"type": "reshuffle", "seat": s, "deck": len(deck)})
         while len(drawn) < k:
             drawn.append(deck.pop())
     gone = action.mask
     state.hands[s] = tuple(c for c in hand if not gone >> c & 1) + tuple(drawn)
     state.piles[s].extend(action.cards)
     state.discards[-1][s] = k
-    events.insert(
-        0,
-        {
-            "type": "discard",
-            "seat": s,
-            "count": k,
-            "deck": len(deck),
-            "private": {s: {"cards": cards_str(action.cards), "drawn": cards_str(drawn)}},
-        },
-    )
+    if not state._quiet:
+        events.insert(
+            0,
+            {
+                "type": "discard",
+                "seat": s,
+                "count": k,
+                "deck": len(deck),
+                "private": {s: {"cards": cards_str(action.cards), "drawn": cards_str(drawn)}},
+            },
+        )
     state.mus_count += 1
     if state.mus_count == SEATS:
         # RULES.md §3: then a new mus round starts at mano

@@ -10,8 +10,8 @@ modules, functions of this state: :mod:`.dealing` (the deal and the mus phase),
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final, Self
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
 from ..base import (
     JSON,
@@ -29,7 +29,6 @@ from .figures import FIGURE_NAMES, seat_figures
 from .hands import HandValue
 from .notation import (
     ACCEPT,
-    ACTION_TYPES,
     ANSWER_MENU,
     BET,
     DISCARD_CARDS,
@@ -57,7 +56,6 @@ from .rules import (
     LANCE_TITLES,
     MUS_PHASE,
     PENDING,
-    PHASE_NAMES,
     SEATS,
     SPEAK,
 )
@@ -318,13 +316,23 @@ class Mus(State[MusAction]):
     # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
     # before the body's own refusal says what to do instead (not_an_action)
     def apply(self, action: object) -> list[Event]:
+        self._quiet = False
+        return self._act(action)
+
+    def step(self, action: object) -> None:
+        self._quiet = True
+        self._act(action)
+
+    def _act(self, action: object) -> list[Event]:
+        """Play ``action``: :meth:`apply`, or :meth:`step` while ``_quiet`` (the handlers
+        make no events, and it returns an empty list)."""
         if not isinstance(action, MusAction):
             raise not_an_action(self, action)
         s = action.seat
         turn = self.turn
         if s != turn or turn < 0:
             self._refuse_turn(s, VERBS[action.code])
-        events = _HANDLERS[self.phase][action.code](self, s, action)
+        events = _play(self, s, action)
         self.n_actions += 1
         log = self._log
         if log is not None:
@@ -436,28 +444,36 @@ class Mus(State[MusAction]):
         return views.sample(cls, view, rng)
 
 
-_Handler = Callable[[Mus, int, MusAction], list[Event]]
 
-
-def _refuse(state: Mus, s: int, action: MusAction) -> list[Event]:
-    """The handler of an action the phase does not take."""
-    raise state.not_now(s, action.code)
-
-
-def _handlers() -> tuple[tuple[_Handler, ...], ...]:
-    """_HANDLERS[phase][action code]: the function that plays it, or _refuse."""
-    table: list[list[_Handler]] = [[_refuse] * len(ACTION_TYPES) for _ in PHASE_NAMES]
-    table[MUS_PHASE][MUS] = dealing.say_mus
-    table[MUS_PHASE][NO_MUS] = dealing.say_no_mus
-    table[DISCARD][DISCARD_CARDS] = dealing.discard
-    table[SPEAK][PASS] = betting.say_pass
-    table[SPEAK][BET] = betting.bet
-    table[SPEAK][ORDAGO] = betting.call_ordago
-    table[ANSWER][ACCEPT] = betting.accept
-    table[ANSWER][RAISE] = betting.raise_bet
-    table[ANSWER][ORDAGO] = betting.call_ordago
-    table[ANSWER][REJECT] = betting.reject
-    return tuple(tuple(row) for row in table)
-
-
-_HANDLERS: Final = _handlers()
+def _play(state: Mus, s: int, action: MusAction) -> list[Event]:
+    """Play ``action`` of seat ``s``, whose turn it is, in the phase it is: the part of
+    the hand that takes it (:mod:`.dealing`, :mod:`.betting`), or the refusal of an
+    action the phase does not take. Calls written out, not a table of functions:
+    compiled, a call from a table goes through Python's calling convention, a direct
+    one does not (measured: 4 % of `taverna bench mus`)."""
+    ph = state.phase
+    code = action.code
+    if ph == SPEAK:
+        if code == PASS:
+            return betting.say_pass(state, s, action)
+        if code == BET:
+            return betting.bet(state, s, action)
+        if code == ORDAGO:
+            return betting.call_ordago(state, s, action)
+    elif ph == ANSWER:
+        if code == ACCEPT:
+            return betting.accept(state, s, action)
+        if code == REJECT:
+            return betting.reject(state, s, action)
+        if code == RAISE:
+            return betting.raise_bet(state, s, action)
+        if code == ORDAGO:
+            return betting.call_ordago(state, s, action)
+    elif ph == MUS_PHASE:
+        if code == MUS:
+            return dealing.say_mus(state, s, action)
+        if code == NO_MUS:
+            return dealing.say_no_mus(state, s, action)
+    elif ph == DISCARD and code == DISCARD_CARDS:
+        return dealing.discard(state, s, action)
+    raise state.not_now(s, code)
