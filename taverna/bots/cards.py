@@ -131,7 +131,7 @@ def rollout(state: Cards, rng: random.Random) -> None:
     turn = state.turn_seat
     if turn is None:
         acts = state.legal_actions()
-        state.apply(heuristics.pick(rng, acts))
+        state.step(heuristics.pick(rng, acts))
         return
     acts = state.legal_actions(turn)
     if rng.random() < 0.75:
@@ -153,7 +153,7 @@ def rollout(state: Cards, rng: random.Random) -> None:
             a = twin
     elif a.type == "muggins":
         a = next((b for b in acts if b.type in ("play", "go")), a)
-    state.apply(a)
+    state.step(a)
 
 
 def search_actions(state: Cards, seat: int) -> list[CardAction]:

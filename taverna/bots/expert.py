@@ -94,7 +94,7 @@ def paired_values(
     values = []
     for j, a in enumerate(actions):
         s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
-        s.apply(a)
+        s.step(a)
         if j:
             roll.setstate(start)
         ExpertBot._rollout(s, roll, hand, strat)
@@ -308,12 +308,12 @@ class ExpertBot(Bot):
                 child = _Node(seat)
                 child.avail = 1
                 children[a] = child
-                state.apply(a)
+                state.step(a)
                 path.append(child)
                 break
             assert best is not None
             node = children[best]
-            state.apply(best)
+            state.step(best)
             path.append(node)
         self._rollout(state, rng, hand, strat)
         rewards = strat.reward(state, before)

@@ -72,8 +72,8 @@ class Strategy(Generic[S, A]):
         return action
 
     def rollout(self, state: S, rng: random.Random) -> None:
-        """Apply one quick, reasonable action (search rollouts)."""
-        state.apply(pick(rng, state.legal_actions()))
+        """Play one quick, reasonable action (search rollouts: a step, no events)."""
+        state.step(pick(rng, state.legal_actions()))
 
     def standing(self, state: S) -> list[float]:
         """Each seat's standing, whose change over a rollout is that seat's gain."""

@@ -727,7 +727,7 @@ ROLLOUT_PARAMS: Final[list[dict[str, float]]] = [PARAMS, PARAMS]
 
 def rollout(state: Mus, rng: random.Random) -> None:
     """One policy step: every seat plays the table policy with its own cards."""
-    state.apply(policy_action(state, rng, ROLLOUT_PARAMS[state.turn & 1]))
+    state.step(policy_action(state, rng, ROLLOUT_PARAMS[state.turn & 1]))
 
 
 def standing(state: Mus) -> list[float]:
