@@ -1,9 +1,12 @@
 """The end of a hand (RULES.md §3 Showdown; Match structure): who wins each lance and
 why, the count of the stones lance by lance, and the games, cows and match they make.
 
-Functions of a :class:`~.state.Mus` state (``state``). Every stone of a hand is
-written in ``state.tally`` where it came from, and the hand's end (``hand_end``)
-gives the tally and the verdicts: why each lance compared at the showdown was won.
+Functions of a :class:`~.state.Mus` state (``state``). A hand's end credits its
+stones at once and keeps what it has to tell as a :class:`HandEnd`; the summary
+(``hand_end``: every stone where it came from, the verdicts saying why each lance
+compared at the showdown was won) is written from it when asked for — the event of an
+``apply``, ``Mus.last_hand`` in a view — and never in a search's steps, which read
+neither (measured: writing it at every hand's end was a tenth of `taverna bench mus`).
 """
 
 # taverna: compiled (mypyc; taverna/native.py)
@@ -47,6 +50,74 @@ _REAL_FIELD: Final = HandValue._fields.index("juego_real")
 _PUNTO_FIELD: Final = HandValue._fields.index("punto")
 
 
+class HandEnd:
+    """What the end of a hand has to tell, kept by the state (``Mus._end``) until the
+    next one: :func:`summary` writes the ``hand_end`` summary from it.
+
+    ``reason`` is ``showdown``, ``ordago`` or ``game won``. The lists are the hand's
+    own (its values, the lances' results, the refused bets' tally rows): each deal
+    makes the state new ones, so nothing changes them once the hand is over, and a
+    copy of the state shares this. ``stones`` are the pairs' stones at the end, ``cut``
+    (showdown) the first lance not counted once a pair reached 40 (4: all counted),
+    ``lance``/``seat``/``among`` (órdago) the lance of the órdago, its winner and the
+    seats that spoke in it.
+    """
+
+    def __init__(
+        self,
+        state: Mus,
+        reason: str,
+        cut: int = 4,
+        lance: int = -1,
+        seat: int = -1,
+        among: tuple[int, ...] = (),
+    ) -> None:
+        self.reason = reason
+        self.hand = state.hand_no
+        self.hands: list[tuple[int, ...]] = state.hands
+        self.vals: list[HandValue] | None = state.vals
+        self.status: list[int] = state.res_status
+        self.stake: list[int] = state.res_stake
+        self.team: list[int] = state.res_team
+        self.punto: bool = state.punto
+        self.holders: list[tuple[int, ...] | None] = state.holders
+        self.mano: int = state.mano
+        self.real31: bool = state.real31
+        self.tally: list[JSON] = state.tally
+        self.stones: list[int] = state.stones[:]
+        self.cut = cut
+        self.lance = lance
+        self.seat = seat
+        self.among = among
+
+    def facts(self) -> tuple[object, ...]:
+        """Everything it holds, in order (two ends are equal when these are)."""
+        return (
+            self.reason,
+            self.hand,
+            self.hands,
+            self.vals,
+            self.status,
+            self.stake,
+            self.team,
+            self.punto,
+            self.holders,
+            self.mano,
+            self.real31,
+            self.tally,
+            self.stones,
+            self.cut,
+            self.lance,
+            self.seat,
+            self.among,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandEnd) and self.facts() == other.facts()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def credit_at_once(
     state: Mus, team: int, n: int, lance: str, reason: str, events: list[Event]
 ) -> bool:
@@ -66,62 +137,69 @@ def credit_at_once(
         )
     if state.stones[team] >= GAME_STONES:
         # RULES.md §3: credits that bring a pair to 40 end the game at once
-        summary: JSON = {
-            "type": "hand_end",
-            "hand": state.hand_no,
-            "reason": "game won",
-            "hands": None,
-            "lances": lance_summary(state),
-            "stones": state.stones[:],
-            **tally_facts(state, []),
-        }
-        state.last_hand = summary
-        if not state._quiet:
-            events.append(summary)
+        _end_hand(state, HandEnd(state, "game won"), events)
         win_game(state, team, "stones", events)
         return True
     return False
 
 
-def lance_summary(state: Mus) -> list[JSON]:
-    """How each lance of the hand has ended so far (views and the hand's end)."""
+def _end_hand(state: Mus, end: HandEnd, events: list[Event]) -> None:
+    """Keep ``end`` as the hand's end (``Mus.last_hand`` is written from it), and give its
+    summary as an event unless this is a step."""
+    state._end = end
+    state._told = None
+    if not state._quiet:
+        events.append(summary(end))
+
+
+def lances(status: list[int], stakes: list[int], teams: list[int], punto: bool) -> list[JSON]:
+    """How each lance of the hand has ended so far (views, and a hand's end before its
+    showdown)."""
     out = []
-    for L, st in enumerate(state.res_status):
+    for L, st in enumerate(status):
         if st == PENDING:
             continue
         item: JSON = {
-            "lance": LANCE_NAMES[4 if state.punto and L == JUEGO else L],
+            "lance": LANCE_NAMES[4 if punto and L == JUEGO else L],
             "status": STATUS_NAMES[st],
         }
         if st == ACCEPTED:
-            item["stake"] = state.res_stake[L]
+            item["stake"] = stakes[L]
         if st in (REFUSED, ALONE, ORDAGO_ACCEPTED):
-            item["team"] = state.res_team[L]
+            item["team"] = teams[L]
         out.append(item)
     return out
 
 
-def tally_facts(state: Mus, verdicts: list[JSON]) -> JSON:
-    """hand_end's accounting: the stones before the hand, the tally, the verdicts."""
-    before = state.stones[:]
-    for row in state.tally:
+def lance_summary(state: Mus) -> list[JSON]:
+    """How each lance of the hand has ended so far (:func:`lances` of a state)."""
+    return lances(state.res_status, state.res_stake, state.res_team, state.punto)
+
+
+def tally_facts(stones: list[int], tally: list[JSON], verdicts: list[JSON]) -> JSON:
+    """hand_end's accounting: the stones before the hand (``stones`` less every counted
+    row of ``tally``), the tally, the verdicts."""
+    before = stones[:]
+    for row in tally:
         if row.get("counted", True):
             before[row["team"]] -= row["stones"]
-    return {"stones_before": before, "tally": state.tally[:], "verdicts": verdicts}
+    return {"stones_before": before, "tally": tally, "verdicts": verdicts}
 
 
-def best(state: Mus, L: int, among: Sequence[int]) -> int:
-    """The seat winning lance ``L`` among ``among`` (in turn order from mano).
+def _field(L: int, punto: bool, real31: bool) -> int:
+    """The HandValue field lance ``L`` compares."""
+    if L < JUEGO:
+        return L  # HandValue fields 0..2: grande, chica, pares
+    return _PUNTO_FIELD if punto else _REAL_FIELD if real31 else _JUEGO_FIELD
+
+
+def best(vals: list[HandValue], f: int, among: Sequence[int]) -> int:
+    """The seat whose hand is best in field ``f`` among ``among`` (in turn order from
+    mano).
 
     RULES.md §3: ties go to the player closest to mano, so only a strictly
     better key displaces the best so far.
     """
-    vals = state.vals
-    assert vals is not None
-    if L < JUEGO:
-        f = L  # HandValue fields 0..2: grande, chica, pares
-    else:
-        f = _PUNTO_FIELD if state.punto else _REAL_FIELD if state.real31 else _JUEGO_FIELD
     winner = top = -1  # every key is 0 or more: the first seat takes the lead
     for x in among:
         k = vals[x][f]
@@ -130,17 +208,87 @@ def best(state: Mus, L: int, among: Sequence[int]) -> int:
     return winner
 
 
-def verdict(state: Mus, L: int, seat: int, among: Sequence[int]) -> JSON:
+def _showdown_lance(end: HandEnd, L: int) -> tuple[int, int, Sequence[int]]:
+    """Who wins lance ``L`` at the showdown: its pair, its seat (-1 when it was won
+    before the showdown: refused, or one pair alone) and the seats compared."""
+    st = end.status[L]
+    if st in (REFUSED, ALONE):
+        return end.team[L], -1, ()
+    vals = end.vals
+    assert vals is not None
+    among: Sequence[int] = ORDERS[end.mano]
+    if L == PARES or (L == JUEGO and not end.punto):
+        held = end.holders[L - PARES]
+        assert held is not None
+        among = held
+    seat = best(vals, _field(L, end.punto, end.real31), among)
+    return seat & 1, seat, among
+
+
+def _lance_stones(end: HandEnd, L: int, team: int, name: str, rows: list[JSON] | None) -> int:
+    """The stones lance ``L`` gives pair ``team`` at the showdown, each written in ``rows``
+    where it came from, when given (RULES.md §3 Showdown)."""
+    vals = end.vals
+    assert vals is not None
+    st = end.status[L]
+    n = 0
+    if st == ACCEPTED:
+        n = end.stake[L]
+        if rows is not None:
+            rows.append({"lance": name, "team": team, "stones": n, "for": "stake"})
+    if L <= CHICA:
+        if st == IN_PASS:
+            n = 1
+            if rows is not None:
+                rows.append({"lance": name, "team": team, "stones": 1, "for": "pass"})
+    elif L == PARES:
+        for x in (team, team + 2):
+            k = vals[x].pares_kind
+            if k:
+                n += k
+                if rows is not None:
+                    rows.append(
+                        {
+                            "lance": name,
+                            "team": team,
+                            "stones": k,
+                            "for": "pares",
+                            "seat": x,
+                            "kind": PARES_NAMES[k],
+                        }
+                    )
+    elif end.punto:
+        n += 1  # RULES.md §3: Punto's extra stone
+        if rows is not None:
+            rows.append({"lance": name, "team": team, "stones": 1, "for": "punto"})
+    else:
+        for x in (team, team + 2):
+            if vals[x].juego:
+                pts = vals[x].points
+                bonus = juego_bonus(pts)
+                n += bonus
+                if rows is not None:
+                    rows.append(
+                        {
+                            "lance": name,
+                            "team": team,
+                            "stones": bonus,
+                            "for": "juego",
+                            "seat": x,
+                            "points": pts,
+                        }
+                    )
+    return n
+
+
+def verdict(end: HandEnd, L: int, seat: int, among: Sequence[int]) -> JSON:
     """Why ``seat`` won lance ``L``: against whom (the other pair's best among
     ``among``, in turn order from mano) and by what, in the words of RULES.md §3
     The four lances."""
-    vals = state.vals
+    vals = end.vals
     assert vals is not None
-    name = LANCE_NAMES[4 if state.punto and L == JUEGO else L]
-    if L < JUEGO:
-        f = L  # HandValue fields 0..2: grande, chica, pares
-    else:
-        f = _PUNTO_FIELD if state.punto else _REAL_FIELD if state.real31 else _JUEGO_FIELD
+    name = LANCE_NAMES[4 if end.punto and L == JUEGO else L]
+    f = _field(L, end.punto, end.real31)
     team = seat & 1
     over = ko = -1
     for x in among:  # the other pair's best, as _best finds it
@@ -182,7 +330,7 @@ def verdict(state: Mus, L: int, seat: int, among: Sequence[int]) -> JSON:
             "kind": PARES_NAMES[w.pares_kind],
             "ranks": [_RANK_NAME[rw], _RANK_NAME[ro]],
         }
-    if state.punto:
+    if end.punto:
         points = [w.points, o.points]
         return {"lance": name, "seat": seat, "over": over, "by": "punto", "points": points}
     if w.points == o.points:  # two 31s, and only one is 7-7-7-sota
@@ -191,123 +339,113 @@ def verdict(state: Mus, L: int, seat: int, among: Sequence[int]) -> JSON:
     return {"lance": name, "seat": seat, "over": over, "by": "juego", "points": points}
 
 
+def summary(end: HandEnd) -> JSON:
+    """The ``hand_end`` summary of a hand's end (the Mus class says its fields)."""
+    if end.reason == "game won":
+        return {
+            "type": "hand_end",
+            "hand": end.hand,
+            "reason": "game won",
+            "hands": None,
+            "lances": lances(end.status, end.stake, end.team, end.punto),
+            "stones": end.stones[:],
+            **tally_facts(end.stones, end.tally[:], []),
+        }
+    if end.reason == "ordago":
+        L = end.lance
+        seat = end.seat
+        return {
+            "type": "hand_end",
+            "hand": end.hand,
+            "reason": "ordago",
+            "hands": hands_str(end.hands),
+            "ordago": {
+                "lance": LANCE_NAMES[4 if end.punto and L == JUEGO else L],
+                "seat": seat,
+                "team": seat & 1,
+            },
+            "lances": lances(end.status, end.stake, end.team, end.punto),
+            "stones": end.stones[:],
+            **tally_facts(end.stones, end.tally[:], [verdict(end, L, seat, end.among)]),
+        }
+    vals = end.vals
+    assert vals is not None
+    punto = end.punto
+    items: list[JSON] = []
+    verdicts: list[JSON] = []
+    tally = end.tally[:]
+    for L in range(4):
+        st = end.status[L]
+        name = LANCE_NAMES[4 if punto and L == JUEGO else L]
+        if st == SKIPPED:
+            items.append({"lance": name, "status": "skipped", "team": None, "stones": 0})
+            continue
+        team, seat, among = _showdown_lance(end, L)
+        if seat >= 0:
+            verdicts.append(verdict(end, L, seat, among))
+        first = len(tally)
+        n = _lance_stones(end, L, team, name, tally)
+        item: JSON = {
+            "lance": name,
+            "status": STATUS_NAMES[st],
+            "team": team,
+            "seat": seat if seat >= 0 else None,
+            "stones": n,
+        }
+        if st == ACCEPTED:
+            item["stake"] = end.stake[L]
+        items.append(item)
+        if end.cut <= L:
+            item["counted"] = False
+            for row in tally[first:]:
+                row["counted"] = False
+    v0, v1, v2, v3 = vals
+    return {
+        "type": "hand_end",
+        "hand": end.hand,
+        "reason": "showdown",
+        "hands": hands_str(end.hands),
+        "pares": [v0.pares_kind, v1.pares_kind, v2.pares_kind, v3.pares_kind],
+        "points": [v0.points, v1.points, v2.points, v3.points],
+        "lances": items,
+        "stones": end.stones[:],
+        **tally_facts(end.stones, tally, verdicts),
+    }
+
+
 def ordago_showdown(state: Mus, events: list[Event]) -> None:
     # RULES.md §3 Órdago accepted: cards shown, the lance's winner wins the game
     L = state.lance
-    seat = best(state, L, state.speakers)
+    vals = state.vals
+    assert vals is not None
+    among = state.speakers
+    seat = best(vals, _field(L, state.punto, state.real31), among)
     team = seat & 1
-    name = LANCE_NAMES[4 if state.punto and L == JUEGO else L]
     state.res_status[L] = ORDAGO_ACCEPTED
     state.res_team[L] = team
-    summary: JSON = {
-        "type": "hand_end",
-        "hand": state.hand_no,
-        "reason": "ordago",
-        "hands": hands_str(state.hands),
-        "ordago": {"lance": name, "seat": seat, "team": team},
-        "lances": lance_summary(state),
-        "stones": state.stones[:],
-        **tally_facts(state, [verdict(state, L, seat, state.speakers)]),
-    }
-    state.last_hand = summary
-    if not state._quiet:
-        events.append(summary)
+    _end_hand(state, HandEnd(state, "ordago", lance=L, seat=seat, among=among), events)
     win_game(state, team, "ordago", events)
 
 
 def count(state: Mus, events: list[Event]) -> None:
     """RULES.md §3 Showdown: count lance by lance, stop when a pair reaches 40."""
-    vals = state.vals
-    assert vals is not None
-    order = ORDERS[state.mano]
     state.phase = IDLE  # the hand is over: credits no longer stop it
     state.turn = -1
-    status, stakes, teams = state.res_status, state.res_stake, state.res_team
     stones = state.stones
     punto = state.punto
-    lances: list[JSON] = []
-    verdicts: list[JSON] = []
-    tally = state.tally
+    quiet = state._quiet
+    end = HandEnd(state, "showdown")
     won = -1
     for L in range(4):
-        st = status[L]
-        name = LANCE_NAMES[4 if punto and L == JUEGO else L]
+        st = state.res_status[L]
         if st == SKIPPED:
-            lances.append({"lance": name, "status": "skipped", "team": None, "stones": 0})
             continue
-        seat = None
-        if st in (REFUSED, ALONE):
-            team = teams[L]
-        else:
-            among: Sequence[int] = order
-            if L == PARES or (L == JUEGO and not punto):
-                held = state.holders[L - PARES]
-                assert held is not None
-                among = held
-            seat = best(state, L, among)
-            team = seat & 1
-            verdicts.append(verdict(state, L, seat, among))
-        # the lance's stones, each where it came from (hand_end's tally)
-        first = len(tally)
-        n = 0
-        if st == ACCEPTED:
-            n = stakes[L]
-            tally.append({"lance": name, "team": team, "stones": n, "for": "stake"})
-        if L <= CHICA:
-            if st == IN_PASS:
-                n = 1
-                tally.append({"lance": name, "team": team, "stones": 1, "for": "pass"})
-        elif L == PARES:
-            for x in (team, team + 2):
-                k = vals[x].pares_kind
-                if k:
-                    n += k
-                    tally.append(
-                        {
-                            "lance": name,
-                            "team": team,
-                            "stones": k,
-                            "for": "pares",
-                            "seat": x,
-                            "kind": PARES_NAMES[k],
-                        }
-                    )
-        elif punto:
-            n += 1  # RULES.md §3: Punto's extra stone
-            tally.append({"lance": name, "team": team, "stones": 1, "for": "punto"})
-        else:
-            for x in (team, team + 2):
-                if vals[x].juego:
-                    pts = vals[x].points
-                    bonus = juego_bonus(pts)
-                    n += bonus
-                    tally.append(
-                        {
-                            "lance": name,
-                            "team": team,
-                            "stones": bonus,
-                            "for": "juego",
-                            "seat": x,
-                            "points": pts,
-                        }
-                    )
-        item: JSON = {
-            "lance": name,
-            "status": STATUS_NAMES[st],
-            "team": team,
-            "seat": seat,
-            "stones": n,
-        }
-        if st == ACCEPTED:
-            item["stake"] = stakes[L]
-        lances.append(item)
-        if won >= 0:
-            item["counted"] = False
-            for row in tally[first:]:
-                row["counted"] = False
-        elif n:
+        team, _, _ = _showdown_lance(end, L)
+        name = LANCE_NAMES[4 if punto and L == JUEGO else L]
+        n = _lance_stones(end, L, team, name, None)
+        if n:
             stones[team] += n
-            if not state._quiet:
+            if not quiet:
                 events.append(
                     {
                         "type": "credit",
@@ -320,21 +458,10 @@ def count(state: Mus, events: list[Event]) -> None:
                 )
             if stones[team] >= GAME_STONES:
                 won = team  # the rest of the hand is not counted
-    v0, v1, v2, v3 = vals
-    summary: JSON = {
-        "type": "hand_end",
-        "hand": state.hand_no,
-        "reason": "showdown",
-        "hands": hands_str(state.hands),
-        "pares": [v0.pares_kind, v1.pares_kind, v2.pares_kind, v3.pares_kind],
-        "points": [v0.points, v1.points, v2.points, v3.points],
-        "lances": lances,
-        "stones": stones[:],
-        **tally_facts(state, verdicts),
-    }
-    state.last_hand = summary
-    if not state._quiet:
-        events.append(summary)
+                end.cut = L + 1
+                break
+    end.stones = stones[:]
+    _end_hand(state, end, events)
     if won >= 0:
         win_game(state, won, "stones", events)
     else:

@@ -25,6 +25,7 @@ from ..base import (
     not_an_action,
 )
 from . import betting, dealing, notation, senas, views
+from .count import HandEnd, summary
 from .figures import FIGURE_NAMES, seat_figures
 from .hands import HandValue
 from .notation import (
@@ -117,6 +118,8 @@ class Mus(State[MusAction]):
     figure_names: ClassVar[tuple[str, ...]] = FIGURE_NAMES
 
     __slots__ = (
+        "_end",
+        "_told",
         "answerers",
         "apos",
         "bet_team",
@@ -133,7 +136,6 @@ class Mus(State[MusAction]):
         "hands",
         "holders",
         "lance",
-        "last_hand",
         "mano",
         "mus_count",
         "mus_round",
@@ -182,7 +184,10 @@ class Mus(State[MusAction]):
         self.cows = [0, 0]
         self.game_no = 0
         self.mano = -1
-        self.last_hand: JSON | None = None
+        # the last hand's end (its summary, ``last_hand``, is written from it when read),
+        # or the summary a view told (a sampled state)
+        self._end: HandEnd | None = None
+        self._told: JSON | None = None
         # no hand yet (each deal sets these four)
         self.phase = IDLE
         self.hands: list[tuple[int, ...]] = [(), (), (), ()]
@@ -226,6 +231,19 @@ class Mus(State[MusAction]):
         # every stone of the hand, where it came from (hand_end's tally); a sampled
         # state starts it at the view, which does not say what a refused bet was worth
         self.tally: list[JSON] = []
+
+    @property
+    def last_hand(self) -> JSON | None:
+        """The summary of the last hand (its ``hand_end`` event), None before the first
+        ends; written when asked for (:func:`.count.summary`), a new dict each time."""
+        if self._end is not None:
+            return summary(self._end)
+        return self._told
+
+    @last_hand.setter
+    def last_hand(self, told: JSON | None) -> None:
+        self._end = None
+        self._told = told
 
     @property
     def scores(self) -> list[int]:
@@ -442,7 +460,6 @@ class Mus(State[MusAction]):
         """A full state consistent with ``view``: the unseen cards placed at random
         (:func:`.views.sample`)."""
         return views.sample(cls, view, rng)
-
 
 
 def _play(state: Mus, s: int, action: MusAction) -> list[Event]:
