@@ -41,3 +41,25 @@ def test_bench_json_shape(capsys) -> None:
     assert [r["seats"] for r in out["results"]] == [2, 4]
     for r in out["results"]:
         assert r["hands_per_second"] > 0 and r["actions_per_second"] > r["hands_per_second"]
+        # the same play through apply, every event made (the server's way)
+        assert r["events_hands_per_second"] > 0
+        # the costs are the minimal loop's hands per second over each of the engine's
+        minimal = r["minimal_hands_per_second"]
+        assert r["protocol_cost"] == round(minimal / r["hands_per_second"], 2)
+        assert r["events_cost"] == round(minimal / r["events_hands_per_second"], 2)
+        # a state's own bytes, not the tables every state of the game shares
+        assert 0 < r["state_bytes"] < 20_000
+
+
+@pytest.mark.parametrize("events", [False, True])
+def test_the_bench_loop_plays_legal_games_to_their_end(events: bool) -> None:
+    """The bench's loop (compiled with the engines) plays whole games, through step or
+    apply, and starts new ones: every game it counts ended or reached the hand cap."""
+    from taverna.bench.loop import HAND_CAP, protocol_loop
+
+    for name, cls in sorted(GAMES.items()):
+        out = protocol_loop(cls, cls.min_seats, 0.3, seed=5, events=events)
+        state = out["state"]
+        assert out["games"] > 0, name
+        assert out["actions_per_second"] > out["hands_per_second"] > 0, name
+        assert state.hand_no <= HAND_CAP and state.actions_played, name

@@ -27,7 +27,8 @@ Minimal = Callable[[int, float, int], dict[str, Any]]
 
 
 def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
-    """Bytes held by ``obj`` and what only it refers to (not classes, rngs or shared constants)."""
+    """Bytes held by ``obj`` and what only it refers to (not classes, rngs or the shared
+    constants ``seen`` starts with: :func:`shared_tables`)."""
     seen = set() if seen is None else seen
     if id(obj) in seen or isinstance(obj, type | random.Random):
         return 0
@@ -49,6 +50,31 @@ def deep_sizeof(obj: Any, seen: set[int] | None = None) -> int:
     return size
 
 
+def shared_tables(cls: type) -> set[int]:
+    """The ids of what the modules of a game's class keep at module level — its tables
+    (every action made once, what each total scores...) — and all in them: a state
+    refers to them, every state the same, and its size does not include them."""
+    out: set[int] = set()
+
+    def walk(x: Any) -> None:
+        if id(x) in out or not isinstance(x, dict | list | tuple | set | frozenset):
+            return
+        out.add(id(x))
+        items = list(x.keys()) + list(x.values()) if isinstance(x, dict) else list(x)
+        for y in items:
+            if isinstance(y, dict | list | tuple | set | frozenset):
+                walk(y)
+            else:
+                out.add(id(y))
+
+    for klass in cls.__mro__:
+        module = sys.modules.get(klass.__module__)
+        for name, value in vars(module).items() if module is not None else ():
+            if not name.startswith("__"):
+                walk(value)
+    return out
+
+
 def protocol_loop(
     cls: type[State], seats: int, seconds: float, seed: int = 1, events: bool = False
 ) -> dict[str, Any]:
@@ -58,7 +84,7 @@ def protocol_loop(
     from .loop import protocol_loop as loop  # compiled with the engines: import late
 
     out = loop(cls, seats, seconds, seed, events)
-    out["state_bytes"] = deep_sizeof(out.pop("state").clone())
+    out["state_bytes"] = deep_sizeof(out.pop("state").clone(), shared_tables(cls))
     return out
 
 
