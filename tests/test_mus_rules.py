@@ -19,6 +19,7 @@ from taverna.games.record import replay_text
 
 from .mus_helpers import (
     ALL_CARDS,
+    action,
     cards_in,
     credits,
     deal,
@@ -646,6 +647,28 @@ def test_the_count_stops_as_soon_as_a_pair_reaches_40() -> None:
     end = of_type(events, "hand_end")[0]
     assert [x.get("counted", True) for x in end["lances"]] == [True, True, False, False]
     assert of_type(events, "game_end")[0]["stones"] == [40, 30]
+
+
+def test_a_pair_reaching_40_in_the_last_lance_counted_wins_the_game() -> None:
+    """RULES.md §3: the count that takes a pair to 40 wins it the game — in Juego, the
+    last lance counted, too (nothing is left uncounted then). By apply and by step."""
+    moves = ["0 no_mus", *GRANDE_PASS, *CHICA_PASS, *PARES_PASS]
+    s = d1()
+    s.stones = [30, 35]
+    events = play(s, *moves)
+    # grande, chica and pares to pair 0 (34), juego's 5 to pair 1: 40
+    assert credits(events) == [("grande", 0, 1), ("chica", 0, 1), ("pares", 0, 2), ("juego", 1, 5)]
+    end = of_type(events, "hand_end")[0]
+    assert [x.get("counted", True) for x in end["lances"]] == [True] * 4
+    assert of_type(events, "game_end")[0]["team"] == 1
+    assert of_type(events, "game_end")[0]["stones"] == [34, 40]
+    assert s.games == [0, 1] and s.stones == [0, 0]
+    stepped = d1()
+    stepped.stones = [30, 35]
+    for text in moves:
+        stepped.step(Mus.parse_action(action(text), 4))
+    assert stepped.games == [0, 1] and stepped.stones == [0, 0]
+    assert stepped.last_hand == end
 
 
 def test_stones_are_not_capped() -> None:

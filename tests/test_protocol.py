@@ -304,3 +304,10 @@ def test_a_step_leaves_the_state_an_apply_leaves(g: dict[str, Any], r: int) -> N
         assert quiet.step(action) is None
     assert slots(quiet) == slots(loud)
     assert quiet.record() == loud.record()
+    # and a replay that steps through the record (its deals given, not dealt) ends
+    # where the game did
+    again = cls.start(loud.seats, loud.settings, loud.deals_used)
+    for a in loud.actions_played:
+        again.step(a)
+    assert again.record() == loud.record()
+    assert [again.view(s) for s in everyone(loud)] == [loud.view(s) for s in everyone(loud)]

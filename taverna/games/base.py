@@ -621,7 +621,7 @@ class State(ABC, Generic[A]):
         self._dealer = dealer
         self._log: list[A] | None = [] if log else None
         self._deals: list[Any] | None = [] if log else None
-        # true during a step (events not made): each entry that plays sets it
+        # true only during a step: its apply makes no events (step)
         self._quiet = False
         self.initial_events = []
         self.hand_no = -1
@@ -746,7 +746,6 @@ class State(ABC, Generic[A]):
         """Start the next hand with ``deal`` (only while :attr:`awaiting_deal`)."""
         if not self.awaiting:
             raise IllegalAction("no deal is due now")
-        self._quiet = False
         return self._take_deal(deal, True)
 
     def _next_deal(self) -> list[Event]:
@@ -815,13 +814,17 @@ class State(ABC, Generic[A]):
         """Play ``action`` as :meth:`apply` does, without making its events.
 
         The state after a step is the state after the same apply, its record too, and
-        IllegalAction changes nothing just the same (tests/test_step.py holds every game
-        to it). Searches and playouts play thousands of actions whose events nobody
-        reads: a game makes its step cheaper by building events only while
-        ``self._quiet`` is false (its apply sets it false, its step true, before
-        anything else). This one is the apply, for a game that does not.
+        IllegalAction changes nothing just the same (tests/test_protocol.py holds every
+        game to it). Searches and playouts play thousands of actions whose events
+        nobody reads: a game's apply builds them only while ``self._quiet`` is false,
+        and it is true only during a step. (A game whose apply does not look makes
+        them, and the step drops them.)
         """
-        self.apply(action)
+        self._quiet = True
+        try:
+            self.apply(action)
+        finally:
+            self._quiet = False
 
     @abstractmethod
     def view(self, seat: int | None) -> View:

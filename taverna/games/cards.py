@@ -326,8 +326,9 @@ def _dealing(seats: int, hand_size: int, dealer: int) -> itemgetter[Any]:
 #: and a draw's insertion are written for each build, the same results either way (the
 #: tests run on both): compiled, a loop over the hand compares machine integers where
 #: ``in``, ``list.remove`` and ``bisect.insort`` compare Python objects through calls;
-#: interpreted, those builtins are the faster. Measured: the loops save 6 % of
-#: `taverna bench cards` compiled, and would cost 15 % interpreted.
+#: interpreted, those builtins are the faster. Measured: compiled, the loops (with
+#: legal_actions' appends) took `taverna bench cards` from 0.52 to 0.47 of the
+#: minimal loop's cost; interpreted, they would add some 15 %.
 _COMPILED: Final = not __file__.endswith(".py")
 
 
@@ -792,16 +793,6 @@ class Cards(State[CardAction]):
     # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
     # before the body's own refusal says what to do instead (not_an_action)
     def apply(self, action: object) -> list[Event]:
-        self._quiet = False
-        return self._act(action)
-
-    def step(self, action: object) -> None:
-        self._quiet = True
-        self._act(action)
-
-    def _act(self, action: object) -> list[Event]:
-        """Play ``action``: :meth:`apply`, or :meth:`step` while ``_quiet`` (its events
-        are not made, and it returns an empty list)."""
         if not isinstance(action, CardAction):
             raise not_an_action(self, action)
         kind = action.type

@@ -478,16 +478,6 @@ class Dominoes(State[DominoAction]):
     # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
     # before the body's own refusal says what to do instead (not_an_action)
     def apply(self, action: object) -> list[Event]:
-        self._quiet = False
-        return self._act(action)
-
-    def step(self, action: object) -> None:
-        self._quiet = True
-        self._act(action)
-
-    def _act(self, action: object) -> list[Event]:
-        """Play ``action``: :meth:`apply`, or :meth:`step` while ``_quiet`` (its events
-        are not made, and it returns an empty list)."""
         # The hot path of every search: playing and drawing are written out here,
         # with tables for the arithmetic; refusals and rare paths live in helpers.
         if not isinstance(action, DominoAction):

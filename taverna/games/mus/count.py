@@ -60,7 +60,9 @@ class HandEnd:
     copy of the state shares this. ``stones`` are the pairs' stones at the end, ``cut``
     (showdown) the first lance not counted once a pair reached 40 (4: all counted),
     ``lance``/``seat``/``among`` (órdago) the lance of the órdago, its winner and the
-    seats that spoke in it.
+    seats that spoke in it. ``written`` keeps the summary once :func:`summary` has
+    written it: the apply's event and every view's ``last_hand`` are that one dict,
+    as they were when the state kept the summary itself.
     """
 
     def __init__(
@@ -86,9 +88,13 @@ class HandEnd:
         self.tally: list[JSON] = state.tally
         self.stones: list[int] = state.stones[:]
         self.cut = cut
+        # showdown: the pair whose count reached 40 (-1: none)
+        self.won = -1
         self.lance = lance
         self.seat = seat
         self.among = among
+        # its summary, once written (not one of its facts: a step never writes it)
+        self.written: JSON | None = None
 
     def facts(self) -> tuple[object, ...]:
         """Everything it holds, in order (two ends are equal when these are)."""
@@ -107,6 +113,7 @@ class HandEnd:
             self.tally,
             self.stones,
             self.cut,
+            self.won,
             self.lance,
             self.seat,
             self.among,
@@ -340,7 +347,15 @@ def verdict(end: HandEnd, L: int, seat: int, among: Sequence[int]) -> JSON:
 
 
 def summary(end: HandEnd) -> JSON:
-    """The ``hand_end`` summary of a hand's end (the Mus class says its fields)."""
+    """The ``hand_end`` summary of a hand's end (the Mus class says its fields), written
+    the first time it is asked for."""
+    if end.written is None:
+        end.written = _write(end)
+    return end.written
+
+
+def _write(end: HandEnd) -> JSON:
+    """:func:`summary`, written out."""
     if end.reason == "game won":
         return {
             "type": "hand_end",
@@ -368,37 +383,79 @@ def summary(end: HandEnd) -> JSON:
             "stones": end.stones[:],
             **tally_facts(end.stones, end.tally[:], [verdict(end, L, seat, end.among)]),
         }
+    written = _showdown(end, None, None, True)
+    assert written is not None
+    return written
+
+
+def _showdown(
+    end: HandEnd, stones: list[int] | None, events: list[Event] | None, describe: bool
+) -> JSON | None:
+    """The showdown, lance by lance (RULES.md §3 Showdown): with ``stones``, credit them
+    (and say each credit in ``events``, when given) until a pair reaches 40, which sets
+    ``end.cut``; with ``describe``, write the summary — the lances after the cut, and
+    their tally rows, marked not counted. :func:`count` credits (and describes at an
+    apply), :func:`summary` describes a showdown counted by a step: one pass either way.
+    """
     vals = end.vals
     assert vals is not None
     punto = end.punto
     items: list[JSON] = []
     verdicts: list[JSON] = []
-    tally = end.tally[:]
+    tally: list[JSON] | None = end.tally[:] if describe else None
+    cut = 4 if stones is not None else end.cut
     for L in range(4):
         st = end.status[L]
         name = LANCE_NAMES[4 if punto and L == JUEGO else L]
         if st == SKIPPED:
-            items.append({"lance": name, "status": "skipped", "team": None, "stones": 0})
+            if describe:
+                items.append({"lance": name, "status": "skipped", "team": None, "stones": 0})
             continue
+        if not describe and cut <= L:
+            break  # the rest is not counted, and nobody asks what it was
         team, seat, among = _showdown_lance(end, L)
-        if seat >= 0:
+        if describe and seat >= 0:
             verdicts.append(verdict(end, L, seat, among))
-        first = len(tally)
+        first = len(tally) if tally is not None else 0
         n = _lance_stones(end, L, team, name, tally)
-        item: JSON = {
-            "lance": name,
-            "status": STATUS_NAMES[st],
-            "team": team,
-            "seat": seat if seat >= 0 else None,
-            "stones": n,
-        }
-        if st == ACCEPTED:
-            item["stake"] = end.stake[L]
-        items.append(item)
-        if end.cut <= L:
+        item: JSON = {}
+        if describe:
+            item = {
+                "lance": name,
+                "status": STATUS_NAMES[st],
+                "team": team,
+                "seat": seat if seat >= 0 else None,
+                "stones": n,
+            }
+            if st == ACCEPTED:
+                item["stake"] = end.stake[L]
+            items.append(item)
+        if cut <= L:
             item["counted"] = False
-            for row in tally[first:]:
-                row["counted"] = False
+            if tally is not None:
+                for row in tally[first:]:
+                    row["counted"] = False
+        elif stones is not None and n:
+            stones[team] += n
+            if events is not None:
+                events.append(
+                    {
+                        "type": "credit",
+                        "team": team,
+                        "stones": n,
+                        "lance": name,
+                        "reason": STATUS_NAMES[st],
+                        "total": stones[:],
+                    }
+                )
+            if stones[team] >= GAME_STONES:
+                end.won = team  # the game, and the rest of the hand is not counted
+                cut = L + 1
+    if stones is not None:
+        end.cut = cut
+        end.stones = stones[:]
+    if tally is None:
+        return None
     v0, v1, v2, v3 = vals
     return {
         "type": "hand_end",
@@ -431,39 +488,15 @@ def count(state: Mus, events: list[Event]) -> None:
     """RULES.md §3 Showdown: count lance by lance, stop when a pair reaches 40."""
     state.phase = IDLE  # the hand is over: credits no longer stop it
     state.turn = -1
-    stones = state.stones
-    punto = state.punto
     quiet = state._quiet
     end = HandEnd(state, "showdown")
-    won = -1
-    for L in range(4):
-        st = state.res_status[L]
-        if st == SKIPPED:
-            continue
-        team, _, _ = _showdown_lance(end, L)
-        name = LANCE_NAMES[4 if punto and L == JUEGO else L]
-        n = _lance_stones(end, L, team, name, None)
-        if n:
-            stones[team] += n
-            if not quiet:
-                events.append(
-                    {
-                        "type": "credit",
-                        "team": team,
-                        "stones": n,
-                        "lance": name,
-                        "reason": STATUS_NAMES[st],
-                        "total": stones[:],
-                    }
-                )
-            if stones[team] >= GAME_STONES:
-                won = team  # the rest of the hand is not counted
-                end.cut = L + 1
-                break
-    end.stones = stones[:]
-    _end_hand(state, end, events)
-    if won >= 0:
-        win_game(state, won, "stones", events)
+    end.written = _showdown(end, state.stones, None if quiet else events, not quiet)
+    state._end = end
+    state._told = None
+    if end.written is not None:
+        events.append(end.written)
+    if end.won >= 0:
+        win_game(state, end.won, "stones", events)
     else:
         events.extend(state._next_deal())
 

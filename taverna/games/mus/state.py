@@ -234,8 +234,9 @@ class Mus(State[MusAction]):
 
     @property
     def last_hand(self) -> JSON | None:
-        """The summary of the last hand (its ``hand_end`` event), None before the first
-        ends; written when asked for (:func:`.count.summary`), a new dict each time."""
+        """The summary of the last hand (its ``hand_end`` event, the very dict), None
+        before the first ends; written the first time it is asked for
+        (:func:`.count.summary`): a search's steps never write one."""
         if self._end is not None:
             return summary(self._end)
         return self._told
@@ -334,23 +335,38 @@ class Mus(State[MusAction]):
     # ``object``: compiled, a narrower type would refuse a dict with a bare TypeError
     # before the body's own refusal says what to do instead (not_an_action)
     def apply(self, action: object) -> list[Event]:
-        self._quiet = False
-        return self._act(action)
-
-    def step(self, action: object) -> None:
-        self._quiet = True
-        self._act(action)
-
-    def _act(self, action: object) -> list[Event]:
-        """Play ``action``: :meth:`apply`, or :meth:`step` while ``_quiet`` (the handlers
-        make no events, and it returns an empty list)."""
         if not isinstance(action, MusAction):
             raise not_an_action(self, action)
         s = action.seat
         turn = self.turn
         if s != turn or turn < 0:
             self._refuse_turn(s, VERBS[action.code])
-        events = _play(self, s, action)
+        # The part of the hand that takes the action, by direct calls: compiled, a call
+        # through a table of functions goes through Python's calling convention (the
+        # arguments boxed and parsed at every action), a direct one does not.
+        ph = self.phase
+        code = action.code
+        events: list[Event]
+        if ph == SPEAK and code == PASS:
+            events = betting.say_pass(self, s, action)
+        elif ph == ANSWER and code == ACCEPT:
+            events = betting.accept(self, s, action)
+        elif ph == ANSWER and code == REJECT:
+            events = betting.reject(self, s, action)
+        elif ph == MUS_PHASE and code == MUS:
+            events = dealing.say_mus(self, s, action)
+        elif ph == MUS_PHASE and code == NO_MUS:
+            events = dealing.say_no_mus(self, s, action)
+        elif ph == SPEAK and code == BET:
+            events = betting.bet(self, s, action)
+        elif ph == ANSWER and code == RAISE:
+            events = betting.raise_bet(self, s, action)
+        elif ph in (SPEAK, ANSWER) and code == ORDAGO:
+            events = betting.call_ordago(self, s, action)
+        elif ph == DISCARD and code == DISCARD_CARDS:
+            events = dealing.discard(self, s, action)
+        else:
+            raise self.not_now(s, code)
         self.n_actions += 1
         log = self._log
         if log is not None:
@@ -460,37 +476,3 @@ class Mus(State[MusAction]):
         """A full state consistent with ``view``: the unseen cards placed at random
         (:func:`.views.sample`)."""
         return views.sample(cls, view, rng)
-
-
-def _play(state: Mus, s: int, action: MusAction) -> list[Event]:
-    """Play ``action`` of seat ``s``, whose turn it is, in the phase it is: the part of
-    the hand that takes it (:mod:`.dealing`, :mod:`.betting`), or the refusal of an
-    action the phase does not take. Calls written out, not a table of functions:
-    compiled, a call from a table goes through Python's calling convention, a direct
-    one does not (measured: 4 % of `taverna bench mus`)."""
-    ph = state.phase
-    code = action.code
-    if ph == SPEAK:
-        if code == PASS:
-            return betting.say_pass(state, s, action)
-        if code == BET:
-            return betting.bet(state, s, action)
-        if code == ORDAGO:
-            return betting.call_ordago(state, s, action)
-    elif ph == ANSWER:
-        if code == ACCEPT:
-            return betting.accept(state, s, action)
-        if code == REJECT:
-            return betting.reject(state, s, action)
-        if code == RAISE:
-            return betting.raise_bet(state, s, action)
-        if code == ORDAGO:
-            return betting.call_ordago(state, s, action)
-    elif ph == MUS_PHASE:
-        if code == MUS:
-            return dealing.say_mus(state, s, action)
-        if code == NO_MUS:
-            return dealing.say_no_mus(state, s, action)
-    elif ph == DISCARD and code == DISCARD_CARDS:
-        return dealing.discard(state, s, action)
-    raise state.not_now(s, code)
