@@ -347,22 +347,30 @@ class Mus(State[MusAction]):
         ph = self.phase
         code = action.code
         events: list[Event]
-        if ph == SPEAK and code == PASS:
-            events = betting.say_pass(self, s, action)
-        elif ph == ANSWER and code == ACCEPT:
-            events = betting.accept(self, s, action)
-        elif ph == ANSWER and code == REJECT:
-            events = betting.reject(self, s, action)
+        if ph == SPEAK:
+            if code == PASS:
+                events = betting.say_pass(self, s, action)
+            elif code == BET:
+                events = betting.bet(self, s, action)
+            elif code == ORDAGO:
+                events = betting.call_ordago(self, s, action)
+            else:
+                raise self.not_now(s, code)
+        elif ph == ANSWER:
+            if code == ACCEPT:
+                events = betting.accept(self, s, action)
+            elif code == REJECT:
+                events = betting.reject(self, s, action)
+            elif code == RAISE:
+                events = betting.raise_bet(self, s, action)
+            elif code == ORDAGO:
+                events = betting.call_ordago(self, s, action)
+            else:
+                raise self.not_now(s, code)
         elif ph == MUS_PHASE and code == MUS:
             events = dealing.say_mus(self, s, action)
         elif ph == MUS_PHASE and code == NO_MUS:
             events = dealing.say_no_mus(self, s, action)
-        elif ph == SPEAK and code == BET:
-            events = betting.bet(self, s, action)
-        elif ph == ANSWER and code == RAISE:
-            events = betting.raise_bet(self, s, action)
-        elif ph in (SPEAK, ANSWER) and code == ORDAGO:
-            events = betting.call_ordago(self, s, action)
         elif ph == DISCARD and code == DISCARD_CARDS:
             events = dealing.discard(self, s, action)
         else:
