@@ -260,13 +260,29 @@ def test_the_legal_actions_of_all_are_those_of_each_acting_seat(
 
 
 def slots(state: State) -> dict[str, Any]:
-    """Everything a state holds, by slot: all but its dealer (an object without equality,
-    dealing the same on both sides of the test) and the step's own flag."""
+    """Everything a state holds, by slot, but its dealer (an object without equality,
+    dealing the same on both sides of the test); the step's flag too (false after it)."""
     return {
         name: getattr(state, name)
         for name in _all_slots(type(state))
-        if name not in ("_dealer", "_quiet") and hasattr(state, name)
+        if name != "_dealer" and hasattr(state, name)
     }
+
+
+def both(loud: State, quiet: State, action: Any) -> bool:
+    """``action`` applied to ``loud`` and stepped in ``quiet``: taken by both, or refused
+    by both with the same message and nothing changed. True when taken."""
+    try:
+        loud.apply(action)
+    except IllegalAction as e:
+        with pytest.raises(IllegalAction) as told:
+            quiet.step(action)
+        assert str(told.value) == str(e)
+        assert slots(quiet) == slots(loud)
+        return False
+    assert quiet.step(action) is None
+    assert slots(quiet) == slots(loud)
+    return True
 
 
 @settings(max_examples=60, deadline=None)
@@ -275,12 +291,15 @@ def test_a_step_leaves_the_state_an_apply_leaves(g: dict[str, Any], r: int) -> N
     """Two copies of a game, one played with ``apply`` and one with ``step``, hold the
     same in every slot (hands, scores, record, what the next deal draws from the
     generator) after every action, through new deals, to the end of the game; and an
-    action the rules refuse is refused by ``step`` with the same message, changing
-    nothing."""
+    action the rules refuse — by a seat not acting, or one played earlier in the game
+    (a card no longer held, a phase gone by...) — is refused by ``step`` with the same
+    message, changing nothing. A replay that steps through the record, its deals given
+    and not dealt, does the same beside one that applies."""
     cls = GAMES[g["game"]]
     loud = cls.new(g["seats"], g["settings"], rng=random.Random(g["seed"]))
     quiet = cls.new(g["seats"], g["settings"], rng=random.Random(g["seed"]))
     rng = random.Random(r)
+    played: list[Any] = []
     for _ in range(1500):
         if loud.over:
             break
@@ -294,20 +313,22 @@ def test_a_step_leaves_the_state_an_apply_leaves(g: dict[str, Any], r: int) -> N
             except InvalidAction:
                 bad = None
             if bad is not None:
-                with pytest.raises(IllegalAction) as told_loud:
-                    loud.apply(bad)
-                with pytest.raises(IllegalAction) as told_quiet:
-                    quiet.step(bad)
-                assert str(told_quiet.value) == str(told_loud.value)
-                assert slots(quiet) == slots(loud)
-        assert loud.apply(action) is not None
-        assert quiet.step(action) is None
+                assert not both(loud, quiet, bad)
+        if played and rng.random() < 0.2 and both(loud, quiet, rng.choice(played)):
+            continue  # an earlier action that is legal again: played by both
+        assert both(loud, quiet, action)
+        played.append(action)
     assert slots(quiet) == slots(loud)
     assert quiet.record() == loud.record()
-    # and a replay that steps through the record (its deals given, not dealt) ends
-    # where the game did
+    again_loud = cls.start(loud.seats, loud.settings, loud.deals_used)
     again = cls.start(loud.seats, loud.settings, loud.deals_used)
     for a in loud.actions_played:
-        again.step(a)
+        old = rng.choice(played)
+        if rng.random() < 0.2:
+            try:  # an earlier action the rules refuse here (tried on a copy first)
+                again_loud.clone(rng=random.Random(0)).apply(old)
+            except IllegalAction:
+                assert not both(again_loud, again, old)
+        assert both(again_loud, again, a)
     assert again.record() == loud.record()
     assert [again.view(s) for s in everyone(loud)] == [loud.view(s) for s in everyone(loud)]

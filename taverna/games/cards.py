@@ -325,7 +325,7 @@ def _dealing(seats: int, hand_size: int, dealer: int) -> itemgetter[Any]:
 #: whether this module runs compiled (taverna/native.py). A play's search of the hand
 #: and a draw's insertion are written for each build, the same results either way (the
 #: tests run on both): compiled, a loop over the hand compares machine integers where
-#: ``in``, ``list.remove`` and ``bisect.insort`` compare Python objects through calls;
+#: ``in``, ``list.index`` and ``bisect.insort`` compare Python objects through calls;
 #: interpreted, those builtins are the faster. Measured: compiled, the loops (with
 #: legal_actions' appends) took `taverna bench cards` from 0.52 to 0.47 of the
 #: minimal loop's cost; interpreted, they would add some 15 %.

@@ -228,8 +228,9 @@ class Mus(State[MusAction]):
         self.res_status = [PENDING] * 4
         self.res_stake = [0] * 4
         self.res_team = [-1] * 4
-        # every stone of the hand, where it came from (hand_end's tally); a sampled
-        # state starts it at the view, which does not say what a refused bet was worth
+        # the stones of the hand's refused bets, where they came from (hand_end's tally;
+        # the showdown's rows are written with its summary); a sampled state starts it
+        # at the view, which does not say what a refused bet was worth
         self.tally: list[JSON] = []
 
     @property
