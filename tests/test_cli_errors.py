@@ -168,9 +168,11 @@ def test_bench_prints_every_column_in_full_when_piped(monkeypatch, capsys) -> No
     assert main(["bench", "cards", "--seats", "2", "--seconds", "0.2"]) == 0
     out = capsys.readouterr().out
     assert "…" not in out
-    assert "minimal loop rounds/s" in out and "protocol cost" in out and "state bytes" in out
+    for column in ("step rounds/s", "apply rounds/s", "minimal loop rounds/s"):
+        assert column in out
+    assert "cost, step" in out and "cost, apply" in out and "state bytes" in out
     row = next(line for line in out.splitlines() if re.match(r"│\s+2 │", line))
-    assert len(row.split("│")) == 8 and row.rstrip().endswith("│")
+    assert len(row.split("│")) == 10 and row.rstrip().endswith("│")
 
 
 # -------------------------------------------------------------- play

@@ -74,6 +74,7 @@ TABLE = """() => {
     summary: !!document.querySelector('[data-close-summary]'),
     turn: v?.turn ?? null, mine: !!v && !v.over && (v.legal || []).length > 0,
     legal: v?.legal || [], phase: v?.phase || null, ordago: !!v?.ordago,
+    hand_no: v?.hand_no ?? null,
   };
 }"""
 
@@ -255,8 +256,11 @@ def test_dominoes_with_the_keyboard_alone(browser: Any, server: Server) -> None:
             done[act] += 1
         keys.acted(seen)
     tab.shot("keyboard-dominoes-over")
+    # a hand's summary was closed with the keyboard whenever a hand ended before the
+    # game did (a game to 61 may end in its first hand: greedy bots, 7 games in 200)
+    ended_in = keys.table()["hand_no"]
     keys.game_over()
-    assert done["play"] >= 3 and done["summary"], done
+    assert done["play"] >= 3 and (done["summary"] or ended_in == 0), (done, ended_in)
     tab.close()
 
 
