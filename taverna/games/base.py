@@ -278,8 +278,9 @@ def deal_below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` exactly — the same number from the same generator, the same
     state left behind — for what a deal draws besides its shuffle (the first dealer, the
     opener, the mano): CPython draws it in Python (``_randbelow``: ``getrandbits`` of
-    ``n``'s bit length, again while it is too large); compiled, a fourth of the cost.
-    A generator of another kind draws itself."""
+    ``n``'s bit length, again while it is too large); compiled, less than half the cost
+    (measured, called from Python: 75 ns against 172). A generator of another kind
+    draws itself."""
     if type(rng) is not _RANDOM or not 0 < n < len(_BITS):
         return rng.randrange(n)
     k = _BITS[n]
