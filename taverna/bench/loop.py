@@ -4,8 +4,9 @@ for a fixed time, counting hands (card rounds) and actions.
 Compiled with the engines, as the bots' searches are (their playouts are compiled
 code calling the engine): what it measures is then the engine and its protocol, not
 the Python interpreter running a benchmark's loop. The pure build runs it from this
-source. A move is drawn as the minimal loops draw theirs, ``randrange`` of the
-generator: the very same numbers, drawn by compiled code (:func:`deal_below`).
+source. A move is drawn with ``randrange``'s very numbers, drawn by compiled code
+(:func:`deal_below`); the minimal loops draw theirs with ``randrange`` and ``choice``
+(Mus's mus-or-not with ``random()``), in Python.
 """
 
 # taverna: compiled (mypyc; taverna/native.py)
