@@ -150,14 +150,19 @@ class Keys:
 
     def close_summary(self) -> None:
         """The summary that has just opened has the focus: Enter on its close button, and
-        the focus goes back to the board."""
+        the focus goes back to the board — or to the game-over dialog, when the game
+        ended while the summary was open (the next hand's first moves can end it)."""
         now = self.visible("a summary opened")
         assert now["key"] == "close-summary", now
         self.tab.accessible(f"{self.tab.page.url.split('/')[-1]}: a hand summed up at the table")
         self.press("Enter")
         self.page.wait_for_selector("[data-close-summary]", state="detached")
         now = self.visible("the summary closed")
-        assert now["where"] in (".felt .hand", ".felt .actions", ".felt .controls"), now
+        board = (".felt .hand", ".felt .actions", ".felt .controls")
+        if now["where"] == ".game-over":
+            assert self.table()["over"], now
+        else:
+            assert now["where"] in board, now
 
     def game_over(self) -> None:
         """The game-over dialog has the focus; Tab goes round its own controls; Escape
