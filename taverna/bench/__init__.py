@@ -21,6 +21,7 @@ from typing import Any
 from ..games import UnknownGame, get_game
 from ..games.base import SettingsError, State
 from ..registry import parts
+from . import loop
 
 #: a game's minimal loop: (seats, seconds, seed) -> hands and actions per second
 Minimal = Callable[[int, float, int], dict[str, Any]]
@@ -81,9 +82,7 @@ def protocol_loop(
     """Random self-play through the protocol for ``seconds`` (:mod:`.loop`: ``step``, or
     ``apply`` with ``events``); counts hands and actions, and weighs a copy of the
     last state."""
-    from .loop import protocol_loop as loop  # compiled with the engines: import late
-
-    out = loop(cls, seats, seconds, seed, events)
+    out = loop.protocol_loop(cls, seats, seconds, seed, events)
     out["state_bytes"] = deep_sizeof(out.pop("state").clone(), shared_tables(cls))
     return out
 

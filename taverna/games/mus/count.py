@@ -490,11 +490,9 @@ def count(state: Mus, events: list[Event]) -> None:
     state.turn = -1
     quiet = state._quiet
     end = HandEnd(state, "showdown")
+    # one pass: the credits, and at an apply the summary _end_hand gives as the event
     end.written = _showdown(end, state.stones, None if quiet else events, not quiet)
-    state._end = end
-    state._told = None
-    if end.written is not None:
-        events.append(end.written)
+    _end_hand(state, end, events)
     if end.won >= 0:
         win_game(state, end.won, "stones", events)
     else:
