@@ -126,3 +126,37 @@ def test_slow_or_idle_request_headers_are_cut_off(server: Server) -> None:
         assert time.monotonic() - start < 4
     # a request in time is served as ever
     assert httpx.get(f"{server.http}/api/health").status_code == 200
+
+
+def _twenty_mib() -> Iterator[bytes]:
+    """20 MiB of a JSON body sent chunked: no Content-Length to refuse it by."""
+    for _ in range(20 * 16):
+        yield b" " * 65536
+
+
+def test_a_chunked_body_is_bounded_on_routes_that_read_none(server: Server) -> None:
+    """A route that takes no body never reads it: the guard must, or the server reads 20
+    MiB and answers as if nothing were wrong. Each refused request changes nothing."""
+    ana = Person(server, "Ana")
+    tid = ana.create("dominoes")["id"]
+    ana.sit(tid, 0)
+    json_type = {"Content-Type": "application/json"}
+    for method, path in [
+        ("POST", "/api/logout"),
+        ("POST", f"/api/tables/{tid}/seats/1"),
+        ("DELETE", f"/api/tables/{tid}/seats/0"),
+        ("POST", f"/api/tables/{tid}/start"),
+        ("POST", f"/api/tables/{tid}/again"),
+        ("DELETE", "/api/tournaments/nosuch/entries"),
+        ("POST", f"/api/games/{tid}/reviews/0"),
+    ]:
+        r = ana.http.request(method, path, content=_twenty_mib(), headers=json_type)
+        assert r.status_code == 413 and r.json()["code"] == "too_large", (method, path, r.text)
+    seating = ana.http.get(f"/api/tables/{tid}").json()["table"]["seating"]
+    assert not seating[0]["empty"] and seating[1]["empty"]  # nobody sat or left
+    assert ana.http.get("/api/me").status_code == 200  # still logged in
+    # a small chunked body on such a route is let through, as with a Content-Length
+    seat = f"/api/tables/{tid}/seats/0"
+    r = ana.http.request("DELETE", seat, content=iter([b"{}"]), headers=json_type)
+    assert r.status_code == 200, r.text
+    assert ana.http.get(f"/api/tables/{tid}").json()["table"]["seating"][0]["empty"]

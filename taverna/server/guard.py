@@ -9,8 +9,9 @@ ship.
   with its visitor's cookie, nor read their hand over a socket. A request with no
   ``Origin`` is not a browser's page (the CLI, the benches, bot clients) and passes.
 - **Bodies**: a request body is JSON (``Content-Type: application/json``) or refused
-  with 415, and at most ``TAVERNA_MAX_BODY`` bytes or refused with 413, before it is
-  read whole.
+  with 415, and at most ``TAVERNA_MAX_BODY`` bytes or refused with 413, on every route
+  (those that read no body too): by its ``Content-Length`` before it is read, or
+  counted as it comes when it is sent chunked.
 - **Headers**: a strict Content-Security-Policy (scripts and styles from the club's
   own files only, nothing inline, no framing), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy``.
@@ -145,29 +146,35 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
     async def _bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A body of unknown length, counted as it comes: past the limit the client gets
-        413 at once, and the app hears that the client went away (and is not heard)."""
+        """A body of unknown length (chunked), read here as it comes and counted, before
+        the app runs: past the limit the client gets 413 at once and the connection is
+        closed. Read here, not as the app reads it, because a route that takes no body
+        never reads one, and the server would take in whatever was sent."""
+        chunks: list[bytes] = []
         seen = 0
-        refused = False
-
-        async def counted() -> Message:
-            nonlocal seen, refused
-            if refused:
-                return {"type": "http.disconnect"}
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    refused = True
-                    await _refuse_too_large(send, self.max_body)
-                    return {"type": "http.disconnect"}
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away before its body was whole: nothing to do
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_body:
+                await _refuse_too_large(send, self.max_body)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        given = False
 
-        async def unless_refused(message: Message) -> None:
-            if not refused:
-                await send(message)
+        async def replay() -> Message:
+            nonlocal given
+            if given:
+                return await receive()  # after the body: what the client does next
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-        await self.app(scope, counted, unless_refused)
+        await self.app(scope, replay, send)
 
 
 async def _refuse_too_large(send: Send, limit: int) -> None:
