@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -23,6 +24,8 @@ def server(
         "TAVERNA_LOGIN_LIMIT_NAME": "3/60",
         "TAVERNA_LOGIN_LIMIT_ADDRESS": "6/60",
         "TAVERNA_REGISTER_LIMIT": "3/60",
+        "TAVERNA_LOGIN_LIMIT_ACCOUNT": "8/3600",
+        "TAVERNA_LOGIN_DELAY_MAX": "2",
     }
     srv = Server(url, **{**ACCOUNT_ENV, **limits}).start()
     yield srv
@@ -230,6 +233,90 @@ def test_logins_at_once_are_counted_before_the_hash(server: Server) -> None:
     assert codes.count(401) <= 6 and codes.count(429) >= 94, codes  # ADDRESS limit 6/60
     # the owner, elsewhere, is not held back by any of it
     assert client(server, "10.5.3.1").post("/api/login", json=right).status_code == 200
+
+
+def test_guesses_from_many_addresses_are_slowed_down_never_locked(server: Server) -> None:
+    """60 wrong passwords for one account at once, each from its own address: the name
+    and address limits see one failure each; the account's own count slows them down
+    (TAVERNA_LOGIN_LIMIT_ACCOUNT=8/3600 here, then one try a delay of up to 2 s)."""
+    zoe = Member(server, "Zoe", "10.7.0.1")  # registered: her browser has its device cookie
+    assert zoe.http.cookies.get("taverna_device")
+    wrong = {"username": zoe.name, "password": "not the password"}
+    right = {"username": zoe.name, "password": PASSWORD}
+
+    async def from_many(body: dict[str, str], first: int, count: int) -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.http, timeout=60) as c:
+            return await asyncio.gather(
+                *(
+                    c.post("/api/login", json=body, headers={"X-Forwarded-For": f"10.7.{n}.1"})
+                    for n in range(first, first + count)
+                )
+            )
+
+    answers = asyncio.run(from_many(wrong, 1, 60))
+    codes = [a.status_code for a in answers]
+    # 8 free, and perhaps one more if a delay of 1 s passed while they arrived
+    assert codes.count(401) <= 9 and codes.count(429) >= 51, codes
+    slowed = [a for a in answers if a.status_code == 429]
+    assert all(
+        a.json()["detail"].startswith("too many failed logins for this username;") for a in slowed
+    )
+    assert all(0 < int(a.headers["Retry-After"]) <= 2 for a in slowed)
+    # the owner's browser (its device cookie) is never slowed down by others' failures
+    assert zoe.http.post("/api/login", json=right).status_code == 200
+    # the owner elsewhere (a new browser, a new address) waits at most the longest delay
+    fresh = client(server, "10.7.200.1")
+    for _ in range(5):
+        r = fresh.post("/api/login", json=right)
+        if r.status_code != 429:
+            break
+        assert int(r.headers["Retry-After"]) <= 2
+        time.sleep(int(r.headers["Retry-After"]))
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["one node", "two nodes, Redis"])
+def test_a_device_cookie_passes_for_its_own_account_only(shared: bool) -> None:
+    """The gate itself (no HTTP): an account slowed down lets through the browsers of
+    its owner, and only them; the delay doubles with each failure up to its longest.
+    Shared: two nodes' gates on one Redis, each try on the other node."""
+    import redis.asyncio as aioredis
+
+    from taverna.server.accounts import Gate, SharedGate, TooMany
+    from taverna.server.config import Config
+
+    from .redis_helpers import OwnRedis
+
+    config = Config(login_limit_account="2/3600", login_delay_max=60)
+    assert [Gate(config).delay(n) for n in (0, 1, 2, 3, 4, 9, 20)] == [0, 0, 1, 2, 4, 60, 60]
+    own = OwnRedis().start() if shared else None
+
+    async def go() -> None:
+        if own is not None:
+            client = aioredis.Redis.from_url(own.url, decode_responses=True)
+            gates: list[Gate] = [SharedGate(config, client), SharedGate(config, client)]
+        else:
+            gates = [Gate(config)] * 2
+        zoe, yan = await gates[0].trust("zoe"), await gates[1].trust("yan")
+        for k in range(2):
+            await gates[k].login(f"10.0.0.{k}", "yan")  # two failures: the next waits 1 s
+        with pytest.raises(TooMany, match="for this username;") as slowed:
+            await gates[0].login("10.0.1.1", "yan")
+        assert 0 < slowed.value.seconds <= 1
+        with pytest.raises(TooMany):
+            await gates[1].login("10.0.1.1", "yan", zoe)  # Zoe's browser: not Yan's
+        with pytest.raises(TooMany):
+            await gates[0].login("10.0.1.1", "yan", "forged")
+        await gates[1].login("10.0.1.1", "yan", yan)  # Yan's own browser: at once
+        await gates[0].login("10.0.1.1", "zoe", zoe)
+        if own is not None:
+            await client.aclose()
+
+    try:
+        asyncio.run(go())
+    finally:
+        if own is not None:
+            own.stop()
 
 
 def test_registrations_are_limited_per_address(server: Server) -> None:

@@ -15,12 +15,13 @@ and per client address (in memory, per server process).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import math
 import secrets
 import time
 import unicodedata
-from collections import deque
+from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -210,17 +211,34 @@ class Gate:
     past the limits while the first ones hash), and given back if it succeeds. An
     address that failed too often waits. A username that failed too often waits only
     for addresses with failures of their own: an attacker cannot lock its owner out,
-    and the owner's right password from a clean address always gets in. Several nodes
-    count in Redis instead (:class:`SharedGate`), so the limits hold across them.
+    and the owner's right password from a clean address gets in. An account that
+    failed too often from any addresses at all (``TAVERNA_LOGIN_LIMIT_ACCOUNT``) is
+    slowed down, not locked: each further try waits a delay that doubles with every
+    failure, up to ``TAVERNA_LOGIN_DELAY_MAX`` seconds, so that guesses from many
+    addresses get one try a delay between them — except from a browser its owner has
+    logged in with (its device cookie, :meth:`trust`), which is never slowed. Several
+    nodes count in Redis instead (:class:`SharedGate`), so the limits hold across them.
     """
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.login_by_name = RateLimit(config.login_limit_name)
         self.login_by_address = RateLimit(config.login_limit_address)
+        self.login_by_account = RateLimit(config.login_limit_account)
         self.registrations = RateLimit(config.register_limit)
+        #: an account slowed down: the monotonic time its next try may be checked
+        self.next_try: dict[str, float] = {}
+        #: the devices its owner logged in with: a token's digest -> (name, until)
+        self.devices: OrderedDict[str, tuple[str, float]] = OrderedDict()
 
-    async def login(self, address: str, name: str) -> str:
+    def delay(self, failures: int) -> float:
+        """Seconds an account waits between tries after ``failures`` failures."""
+        free = self.login_by_account.count
+        if failures < free:
+            return 0.0
+        return min(self.config.login_delay_max, 2.0 ** (failures - free))
+
+    async def login(self, address: str, name: str, device: str | None = None) -> str:
         """Count a login try (a ticket to give it back), or TooMany."""
         wait = self.login_by_address.retry_after(address)
         if wait:
@@ -228,8 +246,20 @@ class Gate:
         wait = self.login_by_name.retry_after(name)
         if wait and self.login_by_address.holds(address):
             raise TooMany("failed logins for this username from your address", wait)
+        known = await self.trusted(name, device)
+        now = time.monotonic()
+        if not known:
+            wait = self.next_try.get(name, now) - now
+            if wait > 0:
+                raise TooMany("failed logins for this username", wait)
         self.login_by_address.hit(address)
         self.login_by_name.hit(name)
+        self.login_by_account.hit(name)
+        delay = self.delay(len(self.login_by_account.hits[name]))
+        if delay:
+            self.next_try[name] = now + delay
+        elif len(self.next_try) > 10_000:  # the accounts no longer slowed down, forgotten
+            self.next_try = {k: t for k, t in self.next_try.items() if t > now}
         return f"{address}\n{name}"
 
     async def succeeded(self, ticket: str) -> None:
@@ -237,6 +267,22 @@ class Gate:
         address, _, name = ticket.partition("\n")
         self.login_by_address.refund(address)
         self.login_by_name.refund(name)
+        self.login_by_account.refund(name)
+
+    async def trust(self, name: str) -> str:
+        """A device token for a browser that logged in as ``name`` (its cookie)."""
+        token = secrets.token_urlsafe(24)
+        self.devices[_digest(token)] = (name, time.time() + DEVICE_DAYS * 86400)
+        while len(self.devices) > 100_000:
+            self.devices.popitem(last=False)
+        return token
+
+    async def trusted(self, name: str, device: str | None) -> bool:
+        """Whether ``device`` (a cookie's token) logged in as ``name`` before."""
+        if not device:
+            return False
+        known = self.devices.get(_digest(device))
+        return known is not None and known[0] == name and known[1] > time.time()
 
     async def register(self, address: str) -> None:
         """Count a registration (every one that costs a hash), or TooMany."""
@@ -246,9 +292,19 @@ class Gate:
         self.registrations.hit(address)
 
 
-#: one login try across nodes, atomically: KEYS address and name windows; ARGV now,
-#: the limits (count, seconds) of each, and the try's own id. Returns {why, wait} or
-#: {"ok", 0}. The same rules as Gate.login.
+#: the cookie of a browser its owner logged in with, and the days it is remembered
+DEVICE_COOKIE = "taverna_device"
+DEVICE_DAYS = 90
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+#: one login try across nodes, atomically: KEYS the address, name and account windows
+#: and the account's next try; ARGV now, the limits (count, seconds) of each window, the
+#: try's own id, whether its device is the owner's (1/0), and the longest delay. Returns
+#: {why, wait} or {"ok", 0}. The same rules as Gate.login.
 SHARED_LOGIN = """
 local now = tonumber(ARGV[1])
 local function fresh(key, seconds)
@@ -260,14 +316,25 @@ local function wait(key, count, seconds)
   return tostring(math.max(0, tonumber(nth[2]) + seconds - now))
 end
 local ac, aw, nc, nw = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local cc, cw = tonumber(ARGV[6]), tonumber(ARGV[7])
+local known, longest = ARGV[9] == '1', tonumber(ARGV[10])
 local na = fresh(KEYS[1], aw)
 if ac > 0 and na >= ac then return {'address', wait(KEYS[1], ac, aw)} end
 local nn = fresh(KEYS[2], nw)
 if nc > 0 and nn >= nc and na > 0 then return {'name', wait(KEYS[2], nc, nw)} end
-redis.call('zadd', KEYS[1], now, ARGV[6])
-redis.call('zadd', KEYS[2], now, ARGV[6])
+local nc_ = fresh(KEYS[3], cw)
+local next_try = tonumber(redis.call('get', KEYS[4]) or '0')
+if not known and next_try > now then return {'account', tostring(next_try - now)} end
+redis.call('zadd', KEYS[1], now, ARGV[8])
+redis.call('zadd', KEYS[2], now, ARGV[8])
+redis.call('zadd', KEYS[3], now, ARGV[8])
 redis.call('expire', KEYS[1], math.ceil(aw))
 redis.call('expire', KEYS[2], math.ceil(nw))
+redis.call('expire', KEYS[3], math.ceil(cw))
+if cc > 0 and nc_ + 1 >= cc then
+  local delay = math.min(longest, 2 ^ (nc_ + 1 - cc))
+  redis.call('set', KEYS[4], tostring(now + delay), 'EX', math.ceil(delay) + 1)
+end
 return {'ok', '0'}
 """
 #: one registration across nodes: KEYS the address's window; ARGV now, count, seconds, id
@@ -298,24 +365,46 @@ class SharedGate(Gate):
         count, _, seconds = spec.partition("/")
         return int(count), float(seconds or 60)
 
-    async def login(self, address: str, name: str) -> str:
+    async def login(self, address: str, name: str, device: str | None = None) -> str:
         ticket = secrets.token_hex(8)
-        keys = [f"taverna:login:address:{address}", f"taverna:login:name:{name}"]
-        (ac, aw), (nc, nw) = (
+        keys = [
+            f"taverna:login:address:{address}",
+            f"taverna:login:name:{name}",
+            f"taverna:login:account:{name}",
+            f"taverna:login:next:{name}",
+        ]
+        (ac, aw), (nc, nw), (cc, cw) = (
             self._limit(self.config.login_limit_address),
             self._limit(self.config.login_limit_name),
+            self._limit(self.config.login_limit_account),
         )
-        why, wait = await self._login(keys=keys, args=[time.time(), ac, aw, nc, nw, ticket])
+        known = "1" if await self.trusted(name, device) else "0"
+        args = [time.time(), ac, aw, nc, nw, cc, cw, ticket, known, self.config.login_delay_max]
+        why, wait = await self._login(keys=keys, args=args)
         if why == "address":
             raise TooMany("failed logins from your address", float(wait))
         if why == "name":
             raise TooMany("failed logins for this username from your address", float(wait))
-        return "\n".join([ticket, *keys])
+        if why == "account":
+            raise TooMany("failed logins for this username", float(wait))
+        return "\n".join([ticket, *keys[:3]])
 
     async def succeeded(self, ticket: str) -> None:
         member, *keys = ticket.split("\n")
         for key in keys:
             await self.redis.zrem(key, member)
+
+    async def trust(self, name: str) -> str:
+        token = secrets.token_urlsafe(24)
+        key = f"taverna:login:device:{_digest(token)}"
+        await self.redis.set(key, name, ex=DEVICE_DAYS * 86400)
+        return token
+
+    async def trusted(self, name: str, device: str | None) -> bool:
+        if not device:
+            return False
+        known = await self.redis.get(f"taverna:login:device:{_digest(device)}")
+        return bool(known == name)
 
     async def register(self, address: str) -> None:
         count, seconds = self._limit(self.config.register_limit)
@@ -547,6 +636,22 @@ def _set_cookie(response: Response, config: Config, token: str, days: float) -> 
     )
 
 
+async def _trust_device(hub: ClubHub, request: Request, response: Response, name: str) -> None:
+    """Give a browser that logged in as ``name`` its device cookie (kept if it has one for
+    that account): its owner's logins are never slowed down by others' failures."""
+    if await hub.gate.trusted(name, request.cookies.get(DEVICE_COOKIE)):
+        return
+    config = _config(request)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        await hub.gate.trust(name),
+        httponly=True,
+        samesite="lax",
+        secure=config.secure_cookies,
+        max_age=DEVICE_DAYS * 86400,
+    )
+
+
 def _dummy_hash() -> str:
     global _DUMMY
     if _DUMMY is None:
@@ -611,6 +716,7 @@ async def register(
         await hub.accounts.end_session(old)  # the guest's cookie: replaced by the login's
     token = await hub.accounts.new_session(me["id"], config.session_days)
     _set_cookie(response, config, token, config.session_days)
+    await _trust_device(hub, request, response, username_key(name))
     return {"player": me}
 
 
@@ -620,7 +726,7 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
     key = username_key(body.username.strip())
     address = client_address(config, request.headers, request.client)
     # counted before the password is hashed, given back if it gets in (Gate)
-    ticket = await hub.gate.login(address, key)
+    ticket = await hub.gate.login(address, key, request.cookies.get(DEVICE_COOKIE))
     found = await hub.accounts.credentials(key)
     # an unknown name costs the same time as a wrong password: no telling which it was
     stored = found[1] if found else _dummy_hash()
@@ -636,6 +742,7 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
         await hub.accounts.end_session(old)
     token = await hub.accounts.new_session(player_id, config.session_days)
     _set_cookie(response, config, token, config.session_days)
+    await _trust_device(hub, request, response, key)
     return {"player": await hub.accounts.me(player_id)}
 
 

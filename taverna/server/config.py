@@ -48,6 +48,14 @@ class Config:
     login_limit_name: str = field(default_factory=lambda: _env("LOGIN_LIMIT_NAME", "5/300"))
     #: failed logins allowed per client address, as "count/seconds"
     login_limit_address: str = field(default_factory=lambda: _env("LOGIN_LIMIT_ADDRESS", "20/300"))
+    #: failed logins per account, from any address, before its tries are slowed down, as
+    #: "count/seconds"; past it, each try of the account waits a delay that doubles with
+    #: each failure, up to login_delay_max seconds (a delay, never a lock)
+    login_limit_account: str = field(
+        default_factory=lambda: _env("LOGIN_LIMIT_ACCOUNT", "10/3600")
+    )
+    #: the longest delay between two tries of an account slowed down, in seconds
+    login_delay_max: float = field(default_factory=lambda: float(_env("LOGIN_DELAY_MAX", "60")))
     #: registrations allowed per client address, as "count/seconds"
     register_limit: str = field(default_factory=lambda: _env("REGISTER_LIMIT", "10/3600"))
     #: days a login session lasts
