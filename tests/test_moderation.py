@@ -193,3 +193,43 @@ def test_accounts_on_one_address_at_many_tables_are_listed(server: Server) -> No
     pairs = mod.http.get("/api/moderation/suspicious").json()["pairs"]
     found = [p for p in pairs if set(p["players"]) == {twin_a.name, twin_b.name}]
     assert found and found[0]["why"] == "shared_address" and found[0]["tables"] == 3
+
+
+def test_reports_count_reporters_not_reports(server: Server) -> None:
+    """Thirty throw-away guests from one address report one message: one reporter. Each
+    account counts for itself, and guests of another address as one more."""
+    from .server_helpers import Person
+
+    mod, ana = mod_of(server), Member(server, "Ana", "10.94.0.1")
+    table = ana.create("dominoes")
+
+    async def said() -> int:
+        seat = ana.seat(table["id"])
+        await seat.connect()
+        await seat.send({"type": "chat", "text": "report me", "id": 1})
+        message: int = (await seat.expect("chat"))["message"]["id"]
+        await seat.close()
+        return message
+
+    message = asyncio.run(said())
+    path = f"/api/tables/{table['id']}/chat/{message}/report"
+
+    def guest(address: str) -> Person:
+        person = Person(server, "Throwaway")
+        person.http.headers["X-Forwarded-For"] = address
+        return person
+
+    for _ in range(30):
+        r = guest("10.94.1.1").http.post(path, json={"reason": "spam"})
+        assert r.status_code == 200 and r.json()["new"] is True, r.text
+    reports = mod.http.get("/api/moderation/reports").json()["reports"]
+    [found] = [r for r in reports if r["message"] == message]
+    assert found["reporters"] == 1 and found["reports"] == 30, found
+    # accounts, even from that very address, each count; another address's guest too
+    for _ in range(2):
+        r = Member(server, "Rep", "10.94.1.1").http.post(path, json={})
+        assert r.status_code == 200
+    assert guest("10.94.2.2").http.post(path, json={}).status_code == 200
+    reports = mod.http.get("/api/moderation/reports").json()["reports"]
+    [found] = [r for r in reports if r["message"] == message]
+    assert found["reporters"] == 4 and found["reports"] == 33, found

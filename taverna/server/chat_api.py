@@ -4,12 +4,14 @@ reports for the moderators. The messages themselves travel on the table's socket
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from ..store.repo import NotFound, TableInfo
+from .accounts import client_address
 from .chat import PLAYERS, SPECTATORS
 from .deps import MaybePlayer, Player, hub_of, store_of
 from .errors import Refused
@@ -85,5 +87,10 @@ async def report_message(
             "not_readable",
             "that message was said among the spectators, and you play at this table",
         )
-    new = await store.report_chat(message_id, player["id"], body.reason)
+    if player["registered"]:
+        reporter = f"player:{player['id']}"
+    else:  # a guest costs nothing to make: the guests of one address are one reporter
+        address = client_address(request.app.state.config, request.headers, request.client)
+        reporter = f"address:{hashlib.sha256(address.encode()).hexdigest()[:32]}"
+    new = await store.report_chat(message_id, player["id"], reporter, body.reason)
     return {"reported": True, "new": new}

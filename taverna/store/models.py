@@ -175,6 +175,9 @@ class ChatReport(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id"))
     reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    #: who reported, as the moderators count them: ``player:ID`` for an account, and
+    #: ``address:DIGEST`` for a guest (guests of one address are one reporter)
+    reporter_key: Mapped[str] = mapped_column(String(80))
     reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 

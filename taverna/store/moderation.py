@@ -145,18 +145,30 @@ class ModerationStore:
         return await self.store.run(q)
 
     async def reports(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Reported chat messages, most reported and newest first, with who said them."""
+        """Reported chat messages, those with the most reporters and the newest first, with
+        who said them. ``reporters`` counts an account once and the guests of one address
+        as one (throw-away guests cannot inflate it); ``reports`` counts every report."""
 
         def q(s: Session) -> list[dict[str, Any]]:
+            reporters = func.count(func.distinct(ChatReport.reporter_key))
             rows = s.execute(
-                select(ChatMessage, func.count(ChatReport.id), func.max(ChatReport.created_at))
+                select(
+                    ChatMessage,
+                    reporters,
+                    func.count(ChatReport.id),
+                    func.max(ChatReport.created_at),
+                )
                 .join(ChatReport, ChatReport.message_id == ChatMessage.id)
                 .group_by(ChatMessage.id)
-                .order_by(func.count(ChatReport.id).desc(), func.max(ChatReport.created_at).desc())
+                .order_by(
+                    reporters.desc(),
+                    func.count(ChatReport.id).desc(),
+                    func.max(ChatReport.created_at).desc(),
+                )
                 .limit(limit)
             ).all()
             out = []
-            for m, count, last in rows:
+            for m, distinct, count, last in rows:
                 reasons = [
                     r
                     for r in s.execute(
@@ -174,6 +186,7 @@ class ModerationStore:
                         "text": m.text,
                         "phrase": m.phrase,
                         "at": _iso(m.created_at),
+                        "reporters": int(distinct),
                         "reports": int(count),
                         "last_report": _iso(last),
                         "reasons": reasons,

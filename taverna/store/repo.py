@@ -916,9 +916,13 @@ class Store:
 
         return await self.run(q)
 
-    async def report_chat(self, message_id: int, reporter_id: str, reason: str | None) -> bool:
+    async def report_chat(
+        self, message_id: int, reporter_id: str, reporter_key: str, reason: str | None
+    ) -> bool:
         """Keep a report of a chat message for the moderators; once per person and
-        message (whether this one is new: a second report changes nothing)."""
+        message (whether this one is new: a second report changes nothing).
+        ``reporter_key``: who reported, as moderators count reporters
+        (:attr:`ChatReport.reporter_key`)."""
 
         def q(s: Session) -> bool:
             found = s.execute(
@@ -930,7 +934,11 @@ class Store:
                 return False
             s.add(
                 ChatReport(
-                    message_id=message_id, reporter_id=reporter_id, reason=reason, created_at=now()
+                    message_id=message_id,
+                    reporter_id=reporter_id,
+                    reporter_key=reporter_key,
+                    reason=reason,
+                    created_at=now(),
                 )
             )
             return True

@@ -39,7 +39,7 @@ async function render() {
       </form><p class="mod-said" role="status"></p></section>
     <section class="panel"><h2>${t('mod.reports')}</h2>${list(
       reports,
-      (r) => html`<strong>${r.name ?? ''}</strong>: <q>${r.text ?? r.phrase ?? ''}</q> <span class="muted">· ${num(r.reports)} · ${date(r.at)} · <a href="/#/replay/${encodeURIComponent(r.table)}">${r.table}</a></span>`,
+      (r) => html`<strong>${r.name ?? ''}</strong>: <q>${r.text ?? r.phrase ?? ''}</q> <span class="muted">· ${t('mod.reporters', { reporters: num(r.reporters), reports: num(r.reports) })} · ${date(r.at)} · <a href="/#/replay/${encodeURIComponent(r.table)}">${r.table}</a></span>`,
     )}</section>
     <section class="panel"><h2>${t('mod.suspicious')}</h2>${list(
       pairs,
