@@ -51,9 +51,7 @@ class Config:
     #: failed logins per account, from any address, before its tries are slowed down, as
     #: "count/seconds"; past it, each try of the account waits a delay that doubles with
     #: each failure, up to login_delay_max seconds (a delay, never a lock)
-    login_limit_account: str = field(
-        default_factory=lambda: _env("LOGIN_LIMIT_ACCOUNT", "10/3600")
-    )
+    login_limit_account: str = field(default_factory=lambda: _env("LOGIN_LIMIT_ACCOUNT", "10/3600"))
     #: the longest delay between two tries of an account slowed down, in seconds
     login_delay_max: float = field(default_factory=lambda: float(_env("LOGIN_DELAY_MAX", "60")))
     #: registrations allowed per client address, as "count/seconds"
