@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from taverna.server.metrics import Metrics
-from taverna.server.thinking import Busy, Thinkers
+from taverna.server.thinking import DECISION_PROCESSES, Busy, Thinkers
 
 from .accounts_helpers import ACCOUNT_ENV
 from .server_helpers import Person, Seat, Server, own_server
@@ -87,6 +87,32 @@ def test_a_bot_decision_never_waits_for_hints_or_reviews_and_hints_go_before_rev
             # the review under way ends first (a search is not interrupted); then every
             # hint before the review that waited
             assert gate.ran() == ["review-1", "hint-0", "hint-1", "hint-2", "review-2"]
+        finally:
+            gate.open()
+            thinkers.close()
+
+    run(go())
+
+
+def test_no_hint_starts_while_the_decisions_take_every_processor(tmp_path: Path) -> None:
+    gate = Gate(tmp_path)
+
+    async def go() -> None:
+        thinkers = Thinkers(Metrics("test"), hint_queue=8)
+        try:
+            loop = asyncio.get_running_loop()
+            decisions = [
+                loop.create_task(thinkers.decide(held, gate.job(f"decision-{i}")))
+                for i in range(DECISION_PROCESSES)
+            ]
+            while thinkers.deciding < DECISION_PROCESSES:
+                await asyncio.sleep(0)
+            hint = thinkers.hint(held, gate.job("hint"), always)
+            assert thinkers.running_by_kind()["hint"] == 0
+            assert thinkers.waiting_by_kind()["hint"] == 1
+            gate.open()
+            await settle(*decisions, hint)
+            assert gate.ran()[-1] == "hint"
         finally:
             gate.open()
             thinkers.close()

@@ -9,17 +9,20 @@ event loop, in processes of its own. Three kinds of job want them:
 - a **review** of a finished game, one decision at a time: nobody waits at a table.
 
 A decision never waits for a hint or a review: decisions have processes of their own
-(:data:`DECISION_PROCESSES`), which nothing else uses. Hints and reviews share one
-process at a low priority (``nice``, as :func:`~taverna.bots.review.low_priority`),
-so the system gives the decisions and the event loop the processor first; a free
-turn of it goes to the first hint waiting, and to a review's next decision only when
-no hint waits. Hints wait in a bounded queue: when it is full a hint is refused at
-once (:class:`Busy`), and a hint that is no longer wanted when its turn comes (its
-socket closed, its table moved on: the ``wanted`` its asker gave) is dropped without
-being computed. A job already running is not interrupted: a process cannot be
-stopped cheaply in the middle of a search, so a hint that became useless while it ran
-still costs its budget (0.3 s of one core, at the low priority), and its answer is
-not sent.
+(:data:`DECISION_PROCESSES`, one per core, two at most), which nothing else uses.
+Hints and reviews share one process at a low priority (``nice``, as
+:func:`~taverna.bots.review.low_priority`), so the system gives the decisions and the
+event loop the processor first; and none starts while the decisions keep every core
+they may have busy. A free turn of that process goes to the first hint waiting, and
+to a review's next decision only when no hint waits.
+
+Hints wait in a bounded queue: when it is full a hint is refused at once
+(:class:`Busy`), and a hint that is no longer wanted when its turn comes (its socket
+closed, its table moved on: the ``wanted`` its asker gave) is dropped without being
+computed. A job already running is not interrupted: a process cannot be stopped
+cheaply in the middle of a search, so a hint that became useless while it ran still
+costs its budget (0.3 s of one core, at the low priority), and its answer is not
+sent; a review's decision under way costs about a strong bot's decision.
 
 :class:`ThinkingLimits` is what one account and one client address may ask for, across
 all their sockets and sessions: hints, and reviews counting as several.
@@ -122,6 +125,7 @@ class Thinkers:
             answer = await loop.run_in_executor(self._decisions, work, request)
         finally:
             self.deciding -= 1
+            self._next()  # a processor is free again: a hint may have it
         self.metrics.thinking_job("decision", "run")
         return answer
 
@@ -186,8 +190,15 @@ class Thinkers:
         self.metrics.thinking_job(job.kind, "dropped")
 
     def _next(self) -> None:
-        """Give each free background process the first wanted job, by priority."""
-        while not self.closed and self.waiting and len(self.running) < BACKGROUND_PROCESSES:
+        """Give each free background process the first wanted job, by priority; none
+        while the decisions take every processor they may have (a hint or a review
+        would only slow them down)."""
+        while (
+            not self.closed
+            and self.waiting
+            and len(self.running) < BACKGROUND_PROCESSES
+            and self.deciding < DECISION_PROCESSES
+        ):
             job = min(self.waiting, key=lambda j: (PRIORITY[j.kind], j.order))
             self.waiting.remove(job)
             if job.future.done() or not job.wanted():
