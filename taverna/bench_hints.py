@@ -12,7 +12,8 @@ sees it — in three periods of ``--seconds`` each:
   may), each seated at a Muggins cards table of its own with hints on and its turn
   to play, ask hints as fast as the server allows: again at once after an answer,
   after the ``seconds`` a ``hint_too_fast`` names, a moment after ``hints_busy``;
-  at the end they close every socket at once;
+  at the end they close every socket at once. The flood runs in a process and a
+  session of its own, as an attacker's machine would;
 - **after**: as quiet.
 
 It prints, for each period, the bot's wait at p50, p90, p99 and max, its p99 over
@@ -210,41 +211,78 @@ def _figures(text: str) -> dict[str, float]:
     return out
 
 
-async def _run(base: str, ws_base: str, seconds: float) -> dict[str, Any]:
-    import httpx
-
-    stop_person, ready, stop_flood = asyncio.Event(), asyncio.Event(), asyncio.Event()
-    timed, flood = Waits(), Flood()
-    person = asyncio.create_task(_person(base, ws_base, stop_person, timed))
-    # the flood's tables and sockets, open (and idle) before anything is measured
+async def _flood(base: str, ws_base: str, ready: Any, stop: Any, told: Any) -> None:
+    """The flood's process: its tables and sockets, open and idle until ``ready``, hints
+    until ``stop``, every socket closed; what it asked and was told, on ``told``."""
+    flood = Flood()
+    go, halt = asyncio.Event(), asyncio.Event()
     tables = [
         await _guest_table(base, f"Flood{g}", FLOOD_ADDRESS, "cards", {"1": "greedy"}, hints=True)
         for g in range(GUESTS)
     ]
     flooders = [
-        asyncio.create_task(_flooder(ws_base, tid, cookie, ready, stop_flood, flood))
+        asyncio.create_task(_flooder(ws_base, tid, cookie, go, halt, flood))
         for tid, cookie in tables
         for _ in range(SOCKETS)
     ]
-    # warm: the first decisions start the bot's processes
-    while len(timed.waits) < 5:
-        if person.done():
-            person.result()  # its failure, said
-        await asyncio.sleep(0.1)
-    marks = [time.perf_counter()]
-    load = [os.getloadavg()[0]]
-    await asyncio.sleep(seconds)
-    marks.append(time.perf_counter())
-    ready.set()
-    await asyncio.sleep(seconds)
-    stop_flood.set()
+    told.put("set")
+    await asyncio.to_thread(ready.wait)
+    go.set()
+    await asyncio.to_thread(stop.wait)
+    halt.set()
     await asyncio.gather(*flooders, return_exceptions=True)
-    marks.append(time.perf_counter())
-    await asyncio.sleep(seconds)
-    marks.append(time.perf_counter())
-    load.append(os.getloadavg()[0])
-    stop_person.set()
-    await asyncio.gather(person, return_exceptions=True)
+    told.put((flood.asked, flood.answered, dict(flood.refused)))
+
+
+def _flood_process(base: str, ws_base: str, ready: Any, stop: Any, told: Any) -> None:
+    """A process of its own, in a session of its own (its own share of the processors,
+    as an attacker on another machine has): :func:`_flood`."""
+    os.setsid()
+    asyncio.run(_flood(base, ws_base, ready, stop, told))
+
+
+async def _run(base: str, ws_base: str, seconds: float) -> dict[str, Any]:
+    import multiprocessing
+
+    import httpx
+
+    spawn = multiprocessing.get_context("spawn")
+    ready, stop, told = spawn.Event(), spawn.Event(), spawn.Queue()
+    flooding = spawn.Process(
+        target=_flood_process, args=(base, ws_base, ready, stop, told), daemon=True
+    )
+    flooding.start()
+    stop_person = asyncio.Event()
+    timed = Waits()
+    person = asyncio.create_task(_person(base, ws_base, stop_person, timed))
+    try:
+        # the flood's tables and sockets open (and idle) before anything is measured;
+        # the first decisions start the bot's processes
+        assert await asyncio.to_thread(told.get, True, 120) == "set"
+        while len(timed.waits) < 5:
+            if person.done():
+                person.result()  # its failure, said
+            await asyncio.sleep(0.1)
+        marks = [time.perf_counter()]
+        load = [os.getloadavg()[0]]
+        await asyncio.sleep(seconds)
+        marks.append(time.perf_counter())
+        ready.set()
+        await asyncio.sleep(seconds)
+        stop.set()
+        asked, answered, refused = await asyncio.to_thread(told.get, True, 120)
+        marks.append(time.perf_counter())  # every flooding socket closed
+        await asyncio.sleep(seconds)
+        marks.append(time.perf_counter())
+        load.append(os.getloadavg()[0])
+    finally:
+        stop.set()
+        stop_person.set()
+        await asyncio.gather(person, return_exceptions=True)
+        flooding.join(10)
+        if flooding.is_alive():
+            flooding.kill()
+    flood = Flood(asked, answered, Counter(refused))
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         server = _figures((await http.get("/metrics")).text)
     return _report(timed, flood, marks, load, server, seconds)
