@@ -458,7 +458,14 @@ async def _hint(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> No
     def wanted() -> bool:
         """Whether the hint is still worth its search: its socket open at the table,
         which still shows the position it was asked for."""
-        return _hint_wanted(room, conn, seat, seq)
+        return (
+            conn in room.conns
+            and not conn.cut
+            and conn.farewell is None
+            and hub.rooms.get(room.table.id) is room
+            and room.seq == seq
+            and conn.seat == seat
+        )
 
     try:
         answer = hub.hint(room, seat, wanted)
@@ -476,17 +483,6 @@ async def _hint(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> No
     conn.hinted_at = time.monotonic()
     hub.think_limits.spend(conn.player_id, conn.address, 1)
     hub.spawn(_answer_hint(room, conn, mid, seq, wanted, answer))
-
-
-def _hint_wanted(room: Room, conn: Conn, seat: int, seq: int) -> bool:
-    return (
-        conn in room.conns
-        and not conn.cut
-        and conn.farewell is None
-        and room.hub.rooms.get(room.table.id) is room
-        and room.seq == seq
-        and conn.seat == seat
-    )
 
 
 async def _answer_hint(
@@ -508,8 +504,9 @@ async def _answer_hint(
         conn.send(error("server_error", SERVER_ERROR, mid))
         return
     if hint is None or not wanted():
-        if conn not in room.conns or conn.cut or conn.farewell is not None:
-            return  # its socket closed: nobody to tell
+        if conn not in room.conns and room.hub.rooms.get(room.table.id) is room:
+            return  # its socket left the table: nobody to tell
+        # the table moved on (or to another node, which the socket follows)
         hint = {"action": None, "why": {"key": "stale"}}
     # ``seq``: the update the hint is for; a page that has seen a later one drops it
     conn.send({"type": "hint", "id": mid, "seq": seq, **hint})
