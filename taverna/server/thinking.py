@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import logging
 import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,8 +47,6 @@ from .guard import Budgets
 if TYPE_CHECKING:
     from .metrics import Metrics
 
-log = logging.getLogger("taverna.thinking")
-
 #: the processes for the strong bots' decisions: one per core, two at most (the node's
 #: event loop needs a processor too)
 DECISION_PROCESSES = max(1, min(2, os.cpu_count() or 1))
@@ -58,8 +55,6 @@ BACKGROUND_PROCESSES = 1
 #: the order in which waiting jobs get a free background process (lower first): a
 #: person at a table waits for a hint, nobody for a review
 PRIORITY = {"hint": 0, "review": 1}
-#: the jobs' kinds, for the figures
-KINDS = ("decision", "hint", "review")
 
 Work = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -88,23 +83,15 @@ def _always() -> bool:
 
 
 class Thinkers:
-    """The node's thinking processes and the jobs waiting for them (module doc).
+    """The node's thinking processes (spawned at first use) and the jobs waiting for
+    them (module doc)."""
 
-    The executors are made at first use (spawned processes); a test may give its own.
-    """
-
-    def __init__(
-        self,
-        metrics: Metrics,
-        hint_queue: int,
-        decisions: Executor | None = None,
-        background: Executor | None = None,
-    ) -> None:
+    def __init__(self, metrics: Metrics, hint_queue: int) -> None:
         self.metrics = metrics
         #: the most hints waiting (the one running not counted)
         self.hint_queue = hint_queue
-        self._decisions = decisions
-        self._background = background
+        self._decisions: ProcessPoolExecutor | None = None
+        self._background: ProcessPoolExecutor | None = None
         #: decisions under way or waiting for one of their processes
         self.deciding = 0
         #: hints and reviews waiting for the background process, in arrival order
