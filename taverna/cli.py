@@ -112,6 +112,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             think=args.think,
             as_json=args.json,
         )
+    if args.game == "hints":
+        from .bench_hints import run_hints_bench
+
+        return run_hints_bench(
+            seconds=args.seconds if args.seconds_given else 30.0, as_json=args.json
+        )
     if args.game == "server":
         from .bench_server import run_server_bench
 
@@ -571,9 +577,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure an engine's speed with random self-play",
         description="Random self-play through the game protocol; prints hands/s and actions/s.",
     )
-    p.add_argument("game", help=f"{short_names(',')}, server or cluster")
+    p.add_argument("game", help=f"{short_names(',')}, server, cluster or hints")
     p.add_argument(
-        "--seconds", type=_positive, default=None, help="time per seat count (default 3; server 20)"
+        "--seconds",
+        type=_positive,
+        default=None,
+        help="time per seat count (default 3; server 20; hints: each period, 30)",
     )
     p.add_argument("--seats", type=str, default=None, help="comma-separated seat counts")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

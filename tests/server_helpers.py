@@ -141,9 +141,12 @@ class Server:
 class Person:
     """A person with a browser session: HTTP calls with their cookie."""
 
-    def __init__(self, server: Server, name: str) -> None:
+    def __init__(self, server: Server, name: str, address: str | None = None) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.http, timeout=10)
+        # ``address``: the client's own, said as a trusted proxy would (X-Forwarded-For,
+        # for a server that trusts it); None: the socket's, 127.0.0.1
+        headers = {"X-Forwarded-For": address} if address else {}
+        self.http = httpx.Client(base_url=server.http, timeout=10, headers=headers)
         r = self.http.post("/api/session", json={"name": name})
         r.raise_for_status()
         self.player = r.json()["player"]
@@ -176,10 +179,18 @@ class Person:
 class Seat:
     """One WebSocket connection that remembers every message it got."""
 
-    def __init__(self, server: Server, table: str, cookie: str | None = None) -> None:
+    def __init__(
+        self,
+        server: Server,
+        table: str,
+        cookie: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.server = server
         self.table = table
         self.cookie = cookie
+        #: more headers of the handshake (X-Forwarded-For: a client's own address)
+        self.headers = headers or {}
         self.ws: Any = None
         self.messages: list[dict[str, Any]] = []
         self.seq = 0
@@ -188,6 +199,7 @@ class Seat:
 
     async def connect(self, last_seq: int | None = None) -> dict[str, Any]:
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers.update(self.headers)
         self.ws = await websockets.connect(
             f"{self.server.ws}/ws/tables/{self.table}", additional_headers=headers, max_size=None
         )

@@ -525,6 +525,8 @@ class Cluster:
                 "link": link.id,
                 "table": link.table_id,
                 "player": link.player_id,
+                # the client's address: the owner counts its hints (thinking.ThinkingLimits)
+                "address": link.conn.address,
                 "lease": link.lease,
                 "msg": msg,
                 "waited": time.perf_counter() - arrived,

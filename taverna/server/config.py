@@ -95,6 +95,13 @@ class Config:
     bot_options: dict[str, dict[str, Any]] = field(default_factory=_bot_options)
     #: seconds between two hints to one connection (each is a strong bot's search)
     hint_every: float = field(default_factory=lambda: float(_env("HINT_EVERY", "3")))
+    #: the strong bot's thinking one account (or guest) may ask for, across all its
+    #: sockets, and one client address, across all its accounts: "count/seconds" of
+    #: hints, a review counting as several (docs/operations.md, Hints and reviews)
+    hint_limit_account: str = field(default_factory=lambda: _env("HINT_LIMIT_ACCOUNT", "15/45"))
+    hint_limit_address: str = field(default_factory=lambda: _env("HINT_LIMIT_ADDRESS", "30/30"))
+    #: hints waiting for the node's hint process at most; beyond, one is refused at once
+    hint_queue: int = field(default_factory=lambda: int(_env("HINT_QUEUE", "8")))
     #: "play now": seconds a new table waits for people before bots take its empty seats
     play_now_wait: float = field(default_factory=lambda: float(_env("PLAY_NOW_WAIT", "20")))
     #: "play again": seconds each person's seat of the new table is kept for them

@@ -254,15 +254,62 @@ class Budget:
         self.refused = 0
 
     def spend(self, cost: float = 1) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.count, self.tokens + (now - self.at) * self.rate)
-        self.at = now
+        self._refill()
         if self.tokens >= cost:
             self.tokens -= cost
             self.refused = 0
             return True
         self.refused += 1
         return False
+
+    def wait(self, cost: float = 1) -> float:
+        """Seconds until ``cost`` could be spent (0: now); a cost beyond the bucket's
+        size waits for a full bucket."""
+        self._refill()
+        return max(0.0, min(cost, self.count) - self.tokens) / self.rate
+
+    def full(self) -> bool:
+        """Whether the bucket is full again (its owner has spent nothing lately)."""
+        self._refill()
+        return self.tokens >= self.count
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.count, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+
+class Budgets:
+    """A :class:`Budget` per key (an account, an address), all of one ``spec``. A key's
+    bucket is forgotten once it is full again, so the memory held is that of the keys
+    that spent lately, however many came by."""
+
+    #: buckets held before the full ones are looked for and forgotten
+    PRUNE_AT = 1024
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.buckets: dict[str, Budget] = {}
+        self.prune_at = self.PRUNE_AT
+
+    def wait(self, key: str, cost: float = 1) -> float:
+        """Seconds until ``key`` could spend ``cost`` (0: now)."""
+        bucket = self.buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait(cost)
+
+    def spend(self, key: str, cost: float = 1) -> None:
+        """Spend ``cost`` of ``key``'s bucket (its owner checked :meth:`wait` first)."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.prune_at:
+                self._prune()
+            bucket = self.buckets[key] = Budget(self.spec)
+        bucket.spend(min(cost, bucket.count))
+
+    def _prune(self) -> None:
+        self.buckets = {k: b for k, b in self.buckets.items() if not b.full()}
+        # the next look when as many again have come: pruning stays linear overall
+        self.prune_at = max(self.PRUNE_AT, 2 * len(self.buckets))
 
 
 class SocketCounts:

@@ -54,6 +54,14 @@ DATABASE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 #: configured, not answering, no worker seen, the queue behind, no answer in time, or
 #: the worker could not decide (docs/scaling.md)
 LOCAL_REASONS = ("no_redis", "redis_error", "no_workers", "backlog", "timed_out", "refused")
+#: what became of a job for the node's thinking processes (taverna.server.thinking)
+THINKING_OUTCOMES = (
+    ("decision", "run"),
+    ("hint", "run"),
+    ("hint", "dropped"),
+    ("hint", "busy"),
+    ("review", "run"),
+)
 #: a bot's decision: easy and medium bots take microseconds to milliseconds, the strong
 #: one's search up to a few seconds (in a worker process)
 THINK_BUCKETS = (0.0001, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
@@ -141,6 +149,15 @@ class Metrics:
         )
         self.received = {s: received.labels(socket=s) for s in ("table", "lobby")}
         self.sent = {s: sent.labels(socket=s) for s in ("table", "lobby")}
+        jobs = Counter(
+            "taverna_thinking_jobs",
+            "Jobs for the node's own thinking processes, by kind (decision, hint, review) "
+            "and outcome: run; dropped (a hint whose socket closed or whose table moved on "
+            "before its turn); busy (a hint refused: the queue was full)",
+            ["kind", "outcome"],
+            registry=r,
+        )
+        self.thinking_jobs = {(k, o): jobs.labels(kind=k, outcome=o) for k, o in THINKING_OUTCOMES}
         self.connections_refused = Counter(
             "taverna_connections_refused",
             "WebSockets refused or cut off by a limit: address, session (too many at "
@@ -159,6 +176,9 @@ class Metrics:
 
     def thought(self, level: str, seconds: float) -> None:
         self.bot_think_seconds.labels(level=level).observe(seconds)
+
+    def thinking_job(self, kind: str, outcome: str) -> None:
+        self.thinking_jobs[kind, outcome].inc()
 
     def refused(self, reason: str) -> None:
         self.moves_refused.labels(reason=reason).inc()
@@ -186,7 +206,7 @@ class _Live:
             (
                 "taverna_bots_thinking",
                 "Strong bots' decisions under way in this node's own processes",
-                hub.thinking,
+                hub.thinkers.deciding,
             ),
             (
                 "taverna_database_up",
@@ -238,6 +258,24 @@ class _Live:
             ]
         for name, documentation, value in figures:
             yield GaugeMetricFamily(name, documentation, value=value)
+        thinkers = hub.thinkers
+        for name, documentation, counts in (
+            (
+                "taverna_thinking_waiting",
+                "Hints and reviews waiting for the node's hint process, by kind",
+                thinkers.waiting_by_kind(),
+            ),
+            (
+                "taverna_thinking_running",
+                "Jobs under way in the node's own thinking processes, by kind (decisions: "
+                "waiting for one of their processes too)",
+                thinkers.running_by_kind(),
+            ),
+        ):
+            family = GaugeMetricFamily(name, documentation, labels=["kind"])
+            for kind, count in counts.items():
+                family.add_metric([kind], count)
+            yield family
         if cluster is not None:
             for name, documentation, count in (
                 (

@@ -3,10 +3,12 @@ computed in the background, stored, shown with their progress.
 
 ``POST /api/games/{id}/reviews/{seat}`` asks for one (once per seat: asked again, it is
 the same review), ``GET /api/games/{id}/reviews`` tells every seat's as it stands. A node
-works on its reviews one at a time, each decision in a process of its own at a low
-priority (a strong bot's search must not stall the tables), or by a bot worker when the
-cluster has some (``taverna worker``), like a bot's decision. A review a stopped node
-left half done is taken up by the next node that looks (every :data:`LOOK` seconds).
+works on its reviews one at a time, each decision in the node's low-priority process
+after any hint waiting, never before a bot's decision (:mod:`.thinking`: a strong bot's
+search must not stall the tables), or by a bot worker when the cluster has some
+(``taverna worker``), like a bot's decision. Asking counts against the same limits of
+an account and an address as hints do. A review a stopped node left half done is taken
+up by the next node that looks (every :data:`LOOK` seconds).
 """
 
 from __future__ import annotations
@@ -15,21 +17,21 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import multiprocessing
-import os
+import math
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
-from ..bots.review import estimate, low_priority, requests, summary
+from ..bots.review import estimate, requests, summary
 from ..store.repo import Conflict, Store
 from ..store.reviews import ReviewStore
+from . import accounts
 from .deps import Player, SeatNumber, store_of
 from .errors import Refused
 from .rooms import RoomHub, spawn
+from .thinking import REVIEW_COST
 
 router = APIRouter(tags=["history"])
 log = logging.getLogger("taverna.reviews")
@@ -63,7 +65,6 @@ class Reviewer:
         self.current: tuple[str, int] | None = None
         #: who asked each review waiting or under way on this node
         self.asked_by: dict[tuple[str, int], str] = {}
-        self._pool: ProcessPoolExecutor | None = None
         self._tasks: list[asyncio.Task[Any]] = []
 
     def start(self) -> None:
@@ -72,9 +73,6 @@ class Reviewer:
     def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
 
     def busy(self) -> bool:
         return len(self.waiting) >= QUEUE
@@ -144,14 +142,7 @@ class Reviewer:
             answer, _why = await queue.ask(request, table_id, int(request["index"]))
             if answer is not None:
                 return {k: answer[k] for k in ("played", "best", "cost", "actions")}
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=low_priority,
-                initargs=(os.getpid(),),
-            )
-        return await asyncio.get_running_loop().run_in_executor(self._pool, estimate, request)
+        return await self.hub.thinkers.review(estimate, request)
 
 
 def reviewer_of(request: Request) -> Reviewer:
@@ -206,6 +197,23 @@ async def ask_review(
             f"you have {mine} reviews waiting: wait for them first",
             limit=PER_PERSON,
         )
+    # a review is tens of searches: it spends what an account and an address may ask of
+    # the strong bot, hints included (no await from here to the spending)
+    address = accounts.client_address(request.app.state.config, request.headers, request.client)
+    limits = reviewer.hub.think_limits
+    limited = limits.refusal(player["id"], address, REVIEW_COST)
+    if limited is not None:
+        limit, wait = limited
+        seconds = max(1, math.ceil(wait))
+        raise Refused(
+            429,
+            "reviews_too_fast",
+            f"too many reviews and hints asked from your {limit}: ask again in {seconds} s",
+            {"Retry-After": str(seconds)},
+            seconds=seconds,
+            limit=limit,
+        )
+    limits.spend(player["id"], address, REVIEW_COST)
     try:
         review, new = await reviewer.reviews.ask(table_id, seat, player["id"])
     except IntegrityError:  # asked at the same moment by somebody else: theirs

@@ -13,12 +13,9 @@ import asyncio
 import contextlib
 import json
 import logging
-import multiprocessing
-import os
 import random
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -27,7 +24,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..bots import make_bot
 from ..bots.base import Bot
-from ..bots.decision import ask, decide, follow_parent
+from ..bots.decision import ask, decide
 from ..bots.hint import hint as bot_hint
 from ..bots.hint import request as hint_request
 from ..games import get_game
@@ -50,6 +47,7 @@ from .guard import SocketCounts
 from .logs import TableLog
 from .metrics import Metrics
 from .names import seat_name
+from .thinking import Thinkers, ThinkingLimits
 
 if TYPE_CHECKING:
     from .botqueue import BotQueue
@@ -104,6 +102,9 @@ class Conn:
     on_moved: Callable[[], None] | None = None
     #: when (monotonic) this connection last asked for a hint (a search costs CPU)
     hinted_at: float | None = None
+    #: the client's address (its proxy's header when trusted), for the limits of an
+    #: address across its sockets; None when not known (another node's socket)
+    address: str | None = None
 
     @property
     def socket(self) -> str:
@@ -989,13 +990,16 @@ class RoomHub:
     def __init__(self, store: Store, config: Config) -> None:
         self.store = store
         self.config = config
-        self._pool: ProcessPoolExecutor | None = None
         self.rooms: dict[str, Room] = {}
         self.lobby: set[Conn] = set()
         #: every figure of this node (/metrics); the live ones are read from this hub
         self.metrics = Metrics(config.node)
         self.metrics.watch(self)
-        self.thinking = 0  # bot decisions under way in this node's own processes
+        #: this node's own thinking processes: bots' decisions first, then hints, then
+        #: reviews (taverna.server.thinking)
+        self.thinkers = Thinkers(self.metrics, config.hint_queue)
+        #: the hints and reviews one account and one address may ask for
+        self.think_limits = ThinkingLimits(config.hint_limit_account, config.hint_limit_address)
         #: the strong bots' decisions queued for bot workers (a node with Redis)
         self.bot_queue: BotQueue | None = None
         self.set_aside = 0  # tables whose stored game could not be resumed
@@ -1209,6 +1213,7 @@ class RoomHub:
                 player_id=player,
                 table=table_id,
                 metrics=self.metrics,
+                address=msg.get("address"),
                 link=link_id,
                 edge=edge,
                 lease=lease,
@@ -1464,7 +1469,7 @@ class RoomHub:
             answer, why = await self.bot_queue.ask(request, room.table.id, room.seq)
         if answer is None:
             self.metrics.bot_local[why].inc()
-            answer = await self._think_here(request)
+            answer = await self.thinkers.decide(decide, request)
         # the time a table waited for its bot: the queue for a worker included
         self.metrics.thought(bot.name, time.perf_counter() - started)
         # the bot as it is after the decision, made afresh as a worker makes it (its
@@ -1474,39 +1479,20 @@ class RoomHub:
         after.recall(answer["memory"])
         return answer["action"], after
 
-    async def hint(self, room: Room, seat: int) -> dict[str, Any]:
-        """The strong bot's move for ``seat`` from its view alone, and why
-        (:mod:`taverna.bots.hint`), in one of this node's own processes: a search must
-        not stall every other table. ``{"action", "why"}``."""
-        started = time.perf_counter()
+    def hint(
+        self, room: Room, seat: int, wanted: Callable[[], bool]
+    ) -> asyncio.Future[dict[str, Any] | None]:
+        """Queue the strong bot's move for ``seat`` from its view alone, and why
+        (:mod:`taverna.bots.hint`), for this node's hint process: its future is
+        ``{"action", "why"}``, or None when the hint was dropped uncomputed (no longer
+        ``wanted`` when its turn came). Raises :class:`~.thinking.Busy` when the queue
+        is full. The view is taken now: the hint is for the position as it stands."""
         view = room._view(seat)
         # a seed of its own: a hint takes nothing from the table's generator, whose
         # draws make its bots' decisions
         seed = random.randrange(1 << 30)
         request = hint_request(room.cls, seat, view, seed, self.config.bot_options.get("expert"))
-        answer = await self._in_pool(bot_hint, request)
-        self.metrics.thought("hint", time.perf_counter() - started)
-        return answer
-
-    async def _think_here(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A strong bot's decision in one of this node's own processes."""
-        return await self._in_pool(decide, request)
-
-    async def _in_pool(
-        self, work: Callable[[dict[str, Any]], dict[str, Any]], request: dict[str, Any]
-    ) -> dict[str, Any]:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=max(1, min(2, os.cpu_count() or 1)),
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=follow_parent,
-                initargs=(os.getpid(),),
-            )
-        self.thinking += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, work, request)
-        finally:
-            self.thinking -= 1
+        return self.thinkers.hint(bot_hint, request, wanted)
 
     def tables_live(self) -> int:
         """Tables of this node being played (started, not over)."""
@@ -1574,5 +1560,4 @@ class RoomHub:
             room.close()
         if self.bot_queue is not None:
             spawn(self.bot_queue.close())
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.close()

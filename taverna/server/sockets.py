@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket
@@ -33,6 +34,7 @@ from .protocol import (
     error,
 )
 from .rooms import Conn, Room, RoomHub, seat_at
+from .thinking import Busy
 
 if TYPE_CHECKING:
     from .cluster import Cluster, Link
@@ -75,7 +77,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
         return
     try:
-        await _table_session(websocket, hub, config, where, table, pid)
+        await _table_session(websocket, hub, config, where, table, pid, address)
     finally:
         hub.sockets.release(admitted)
 
@@ -182,6 +184,7 @@ async def _table_session(
     where: Room | str,
     table: TableInfo,
     player_id: str | None,
+    address: str,
 ) -> None:
     # a private table is unlisted: whoever has its link may watch
     seat = seat_at(table, player_id)
@@ -202,6 +205,7 @@ async def _table_session(
         config.socket_queue_bytes,
         table=table.id,
         metrics=hub.metrics,
+        address=address,
     )
     pump = asyncio.create_task(conn.pump())
     budget = Budget(config.socket_rate)
@@ -413,35 +417,99 @@ def hints_refused(room: Room, conn: Conn, joined: bool, mid: Any) -> dict[str, A
     state = room.state
     if state is None or state.over or seat not in state.to_act:
         return error("not_your_turn", "a hint is for the seat that may act now", mid)
-    # each hint is a strong bot's search: one every few seconds (TAVERNA_HINT_EVERY)
+    # each hint is a strong bot's search: one every few seconds (TAVERNA_HINT_EVERY) a
+    # connection, and so many a while an account and an address, whatever their sockets
     every, now = room.config.hint_every, time.monotonic()
     if conn.hinted_at is not None and now - conn.hinted_at < every:
         wait = every - (now - conn.hinted_at)
-        return error(
-            "hint_too_fast",
-            f"one hint every {every:g} seconds: ask again in {wait:.1f} s",
-            mid,
-            "hint_too_fast",
-            {"seconds": round(wait, 1)},
-        )
+        return _too_fast(f"one hint every {every:g} seconds", wait, "connection", mid)
+    limited = room.hub.think_limits.refusal(conn.player_id, conn.address, 1)
+    if limited is not None:
+        limit, wait = limited
+        return _too_fast(f"too many hints from your {limit}", wait, limit, mid)
     return None
 
 
+def _too_fast(why: str, wait: float, limit: str, mid: Any) -> dict[str, Any]:
+    seconds = max(0.1, round(wait, 1))
+    return error(
+        "hint_too_fast",
+        f"{why}: ask again in {seconds:.1f} s",
+        mid,
+        "hint_too_fast",
+        {"seconds": seconds, "limit": limit},
+    )
+
+
 async def _hint(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> None:
-    """The strong bot's move for the connection's seat, from its view alone, and why;
-    to this connection only (docs/protocol.md, Hints)."""
+    """Queue the strong bot's move for the connection's seat, from its view alone, and
+    why; answered to this connection only, when it is ready (docs/protocol.md, Hints).
+    The socket reads on meanwhile: a hint may wait for the node's hint process."""
     mid = msg.get("id")
+    hub = room.hub
     refusal = hints_refused(room, conn, joined, mid)
     if refusal is not None:
-        room.hub.metrics.refused(refusal["code"])
+        hub.metrics.refused(refusal["code"])
         conn.send(refusal)
         return
-    assert conn.seat is not None
+    seat, seq = conn.seat, room.seq
+    assert seat is not None
+
+    def wanted() -> bool:
+        """Whether the hint is still worth its search: its socket open at the table,
+        which still shows the position it was asked for."""
+        return (
+            conn in room.conns
+            and not conn.cut
+            and conn.farewell is None
+            and hub.rooms.get(room.table.id) is room
+            and room.seq == seq
+            and conn.seat == seat
+        )
+
+    try:
+        answer = hub.hint(room, seat, wanted)
+    except Busy:
+        hub.metrics.refused("hints_busy")
+        conn.send(
+            error(
+                "hints_busy",
+                "the strong bot has too many hints to think about: ask again in a moment",
+                mid,
+            )
+        )
+        return
+    # spent once queued, not when refused: a refusal costs the server nothing
     conn.hinted_at = time.monotonic()
-    seq = room.seq
-    answer = await room.hub.hint(room, conn.seat)
+    hub.think_limits.spend(conn.player_id, conn.address, 1)
+    hub.spawn(_answer_hint(room, conn, mid, seq, wanted, answer))
+
+
+async def _answer_hint(
+    room: Room,
+    conn: Conn,
+    mid: Any,
+    seq: int,
+    wanted: Callable[[], bool],
+    answer: asyncio.Future[dict[str, Any] | None],
+) -> None:
+    """Send a hint when it is ready: to a connection still there; and for a position the
+    table has left, without its move (the page drops it by its seq)."""
+    try:
+        hint = await answer
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        TableLog(log, room.table.id).exception("a hint failed", seat=conn.seat)
+        conn.send(error("server_error", SERVER_ERROR, mid))
+        return
+    if hint is None or not wanted():
+        if conn not in room.conns and room.hub.rooms.get(room.table.id) is room:
+            return  # its socket left the table: nobody to tell
+        # the table moved on (or to another node, which the socket follows)
+        hint = {"action": None, "why": {"key": "stale"}}
     # ``seq``: the update the hint is for; a page that has seen a later one drops it
-    conn.send({"type": "hint", "id": mid, "seq": seq, **answer})
+    conn.send({"type": "hint", "id": mid, "seq": seq, **hint})
 
 
 async def _stop(conn: Conn, pump: asyncio.Task[None]) -> None:

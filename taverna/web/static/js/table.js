@@ -76,6 +76,8 @@ export function mount(app, tableId) {
       if (msg.seat !== S.seat && !first) S.ui = {};
       S.table = msg.table;
       S.seat = msg.seat;
+      // a hint asked before a (re)connection is not coming: the button is free again
+      S.hintAsked = null;
       if (fromStart || msg.snapshot) {
         // the whole game so far (or, for a snapshot, its last updates): the log and what
         // it taught start over
