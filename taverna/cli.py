@@ -389,12 +389,12 @@ def _cmd_ratings(args: argparse.Namespace) -> int:
 
 def _cmd_look_alikes(args: argparse.Namespace) -> int:
 
-    from .server.names import skeleton
+    from .server.names import name_keys
     from .store.accounts import AccountStore
 
     async def look(store: Any) -> list[list[str]]:
         accounts = AccountStore(store)
-        await accounts.fill_skeletons(skeleton)
+        await accounts.fill_keys(name_keys)
         return await accounts.look_alikes()
 
     groups = _on_database(args, look)
@@ -513,7 +513,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="accounts whose names look alike (made before look-alikes were refused)",
         description=(
             "List groups of registered accounts whose names look alike to the eye "
-            "(Cyrillic 'А' for Latin 'A', 'l' for 'I', any case). They keep their names; "
+            "(Unicode's confusables, UTS #39: Cyrillic 'А' for Latin 'A', 'l' for 'I', any "
+            "case). They keep their names; "
             "new look-alikes are refused. One group per line."
         ),
     )

@@ -22,6 +22,7 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict, deque
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,18 +30,19 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Cookie, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.datastructures import Headers
 from zxcvbn import zxcvbn
 
 from ..games import GAMES, get_game
 from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
 from ..store.repo import Store, TableInfo
+from . import text
 from .config import Config
 from .errors import Refused, answer, game_named
 from .figures import FigureBook
 from .logs import TableLog
-from .names import NameProblem, clean_name, seat_name, skeleton
+from .names import name_keys, seat_name
 from .pages import page
 from .rooms import RoomHub
 
@@ -79,10 +81,11 @@ def username_key(name: str) -> str:
 def check_username(name: str) -> str:
     """The username as it will show (NFKC); raises ValueError with the rule.
 
-    Letters of one script: a name that mixes Latin with Cyrillic or Greek letters is
-    how look-alikes of other names are made ("Аdmin").
+    A name first (``text.name``: nothing that does not show, such as a Hangul filler,
+    which is a letter); then letters of one script: a name that mixes Latin with
+    Cyrillic or Greek letters is how look-alikes of other names are made ("Аdmin").
     """
-    name = unicodedata.normalize("NFKC", name.strip())
+    name = text.name(name, "a username")
     ok = 3 <= len(name) <= 20 and name[0].isalnum() and all(c.isalnum() or c in "._-" for c in name)
     if not ok:
         raise ValueError(USERNAME_RULE)
@@ -433,9 +436,9 @@ class ClubHub(RoomHub):
         self.figures = FigureBook(store)
 
     async def open(self) -> int:
-        filled = await self.accounts.fill_skeletons(skeleton)
+        filled = await self.accounts.fill_keys(name_keys)
         if filled:
-            log.info("%d account name(s) given their look-alike skeleton", filled)
+            log.info("%d name(s) in use given their look-alike keys", filled)
         resumed = await super().open()
         if self.cluster is not None:
             self.gate = SharedGate(self.config, self.cluster.redis)
@@ -545,31 +548,38 @@ async def check_official_seat(request: Request, table_id: str, player: dict[str,
         )
 
 
-def guest_name(raw: str) -> str:
-    """A guest's name as it will show (``names.clean_name``); Refused 422 if it may not be."""
+def guests_since(config: Config) -> datetime | None:
+    """Since when a guest must have been in the club for their name to be in use (None:
+    guests' names are not held, ``TAVERNA_GUEST_NAME_MINUTES=0``)."""
+    minutes = config.guest_name_minutes
+    return datetime.now(UTC) - timedelta(minutes=minutes) if minutes > 0 else None
+
+
+async def new_guest(request: Request, name: str) -> tuple[dict[str, Any], str]:
+    """A guest called ``name`` (as ``text.name`` made it) and its session's token. A
+    guest may not take a name in use, nor one that looks like it (UTS #39: Cyrillic
+    "Hаrdy" beside "Hardy"; compared without case): a registered player's, or another
+    guest's in the club (409)."""
+    hub, config = _hub(request), _config(request)
     try:
-        return clean_name(raw)
-    except NameProblem as e:
-        if e.kind == "blank":
-            raise Refused(422, "blank_name", str(e)) from None
-        raise Refused(422, "bad_name", str(e), problem=e.kind, char=e.char) from None
-
-
-async def check_guest_name(request: Request, name: str) -> None:
-    """A guest may not take a registered player's name, nor one that looks like it
-    (Cyrillic "Аdmin" beside "Admin"; compared without case)."""
-    accounts = _hub(request).accounts
-    like = await accounts.looks_like(skeleton(name))
-    if like is None and await accounts.username_taken(username_key(name)):
-        like = name  # an account made before skeletons were kept, not filled in yet
-    if like is not None:
+        return await hub.accounts.create_guest(name, name_keys(name), guests_since(config))
+    except NameTaken as e:
+        if e.registered:
+            raise Refused(
+                409,
+                "name_registered",
+                f"the name {name!r} belongs to a registered player ({e.like}): choose "
+                "another, or log in if it is yours",
+                name=name,
+            ) from None
         raise Refused(
             409,
-            "name_registered",
-            f"the name {name!r} belongs to a registered player ({like}): choose another, "
-            "or log in if it is yours",
+            "name_in_use",
+            f"the name {name!r} looks like {e.like!r}, the name of a guest in the club "
+            "now: choose another",
             name=name,
-        )
+            like=e.like,
+        ) from None
 
 
 async def note_seated(
@@ -595,6 +605,12 @@ def refuse_bots_at_official(table: TableInfo) -> None:
 class Credentials(BaseModel):
     username: str = Field(max_length=100, description="3–20 letters, digits, '.', '-', '_'")
     password: str = Field(max_length=1024, description="at least 10 characters")
+
+    @field_validator("username")
+    @classmethod
+    def _plain(cls, value: str) -> str:
+        # registering checks it further (check_username); logging in only looks it up
+        return text.word(value, "a username")
 
 
 def _hub(request: Request) -> ClubHub:
@@ -703,10 +719,16 @@ async def register(
             username_key(name),
             password_hash,
             player["id"] if player else None,
-            skeleton(name),
+            name_keys(name),
+            guests_since(config),
         )
     except NameTaken as e:
-        taken = f"looks like {e.like!r}, which is taken" if e.like else "is taken"
+        if e.like is None:
+            taken = "is taken"
+        elif e.registered:
+            taken = f"looks like {e.like!r}, which is taken"
+        else:
+            taken = f"looks like {e.like!r}, the name of a guest in the club now"
         raise Refused(
             409, "name_taken", f"the username {name!r} {taken}: choose another", name=name
         ) from None

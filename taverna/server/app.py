@@ -45,6 +45,7 @@ from . import (
     reviews,
     sessions,
     sockets,
+    text,
     tournaments,
 )
 from .config import Config
@@ -97,6 +98,8 @@ def create_app(config: Config | None = None) -> FastAPI:
     # the last added runs first: the guard sees every request before anything else
     # does, and puts its headers on every answer, compressed or not
     app.add_middleware(pages.Compressed)
+    # no control character in a path or a query (an id "ab%00c"): 422 before any route
+    app.add_middleware(text.PlainUrls)
     # the club's own pages only, JSON bodies of a bounded size, security headers
     app.add_middleware(Guard, config=config)
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-import unicodedata
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict
 from .protocol import error
+from .text import TextProblem, prose
 
 if TYPE_CHECKING:
     from .rooms import Conn, Room, RoomHub
@@ -68,13 +68,20 @@ def readable(message: dict[str, Any], seat: int | None) -> bool:
     return message["room"] == PLAYERS or seat is None
 
 
-def clean(text: str) -> str:
-    """A message as it is kept: trimmed, without control characters (a newline and a
-    tab stay) or lone surrogates, which no database stores. Markup stays text."""
-    kept = "".join(
-        ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")
-    )
-    return kept.strip()
+def said(raw: str) -> str:
+    """A message as it is kept (:func:`~.text.prose`: NFC, trimmed, nothing hidden), or
+    Conflict with the refusal's code: ``chat_empty``, ``chat_too_long`` or ``bad_text``
+    (a character it may not hold: ``params.problem`` and ``params.char``)."""
+    try:
+        return prose(raw, "a message", MAX_TEXT)
+    except TextProblem as e:
+        if e.problem == "blank":
+            raise Conflict("an empty message says nothing", "chat_empty") from None
+        if e.problem == "long":
+            raise Conflict(
+                str(e), "chat_too_long", length=e.params["length"], limit=MAX_TEXT
+            ) from None
+        raise Conflict(str(e), e.code, **e.params) from None
 
 
 class TableChat:
@@ -157,16 +164,7 @@ class TableChat:
                     "chat_not_in_hand",
                 )
         if text is not None:
-            text = clean(text)
-            if not text:
-                raise Conflict("an empty message says nothing", "chat_empty")
-            if len(text) > MAX_TEXT:
-                raise Conflict(
-                    f"a message is at most {MAX_TEXT} characters; this one has {len(text)}",
-                    "chat_too_long",
-                    length=len(text),
-                    limit=MAX_TEXT,
-                )
+            text = said(text)
         return text, phrase
 
     def _spend(self, person: str) -> float:

@@ -8,9 +8,10 @@ import hashlib
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..store.repo import NotFound, TableInfo
+from . import text
 from .accounts import client_address
 from .chat import PLAYERS, SPECTATORS
 from .deps import MaybePlayer, Player, hub_of, store_of
@@ -29,6 +30,18 @@ class ChatSwitch(BaseModel):
 
 class ReportIn(BaseModel):
     reason: str | None = Field(default=None, max_length=200, description="why, in a few words")
+
+    @field_validator("reason")
+    @classmethod
+    def _reason(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            return text.prose(value, "a reason", 200)
+        except text.TextProblem as e:
+            if e.problem == "blank":
+                return None  # only spaces: a report without a reason
+            raise
 
 
 def rooms_for(table: TableInfo, player_id: str | None) -> list[str]:

@@ -106,6 +106,12 @@ class Config:
     play_now_wait: float = field(default_factory=lambda: float(_env("PLAY_NOW_WAIT", "20")))
     #: "play again": seconds each person's seat of the new table is kept for them
     again_hold: float = field(default_factory=lambda: float(_env("AGAIN_HOLD", "300")))
+    #: minutes a guest's name stays theirs after they were last in the club (or while
+    #: they sit at an unfinished table): nobody else may take it or a look-alike of it;
+    #: 0: guests' names are not held (only accounts' are)
+    guest_name_minutes: float = field(
+        default_factory=lambda: float(_env("GUEST_NAME_MINUTES", "60"))
+    )
     #: how the log is written on stderr: "text" (readable lines) or "json" (one object a
     #: line), as `taverna serve --log-format`
     log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))

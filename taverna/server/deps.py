@@ -62,6 +62,4 @@ async def require_player(
 Player = Annotated[dict[str, Any], Depends(require_player)]
 #: a seat of a table (0 to 3); a number a client sends is bounded before it is used
 SeatNumber = Annotated[int, FastAPIPath(ge=0, le=9, description="the seat, from 0")]
-#: the largest number a table setting may be (a target of 10^4000 is no table)
-SETTING_MAX = 1_000_000
 MaybePlayer = Annotated[dict[str, Any] | None, Depends(current_player)]

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 
 from ..games import UnknownGame, get_game
 from ..games.base import State
+from .text import TextProblem
 
 BY_STATUS = {
     400: "bad_request",
@@ -101,7 +102,15 @@ async def invalid(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     problems = []
     fields = []
+    text: TextProblem | None = None  # a text's own refusal: its code and params
     for err in exc.errors():
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, TextProblem):
+            where = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query"))
+            problems.append(f"{where}: {cause}")
+            fields.append(where)
+            text = text or cause
+            continue
         if err.get("type") == "json_invalid":
             # FastAPI's own words would be "0: JSON decode error" (the 0 is a character position)
             loc = err.get("loc", ())
@@ -122,6 +131,8 @@ async def invalid(request: Request, exc: Exception) -> JSONResponse:
         problems.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         if where:
             fields.append(where)
+    if text is not None:
+        return answer(422, text.code, "; ".join(problems), {**text.params, "fields": fields})
     return answer(422, "invalid", "; ".join(problems), {"fields": fields})
 
 

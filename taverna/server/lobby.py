@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from ..bots import LEVELS
 from ..games import GAMES, SettingsError, short_names
+from ..games.base import State
 from ..store.repo import Conflict, NotFound, TableInfo
 from . import accounts, errors
 from .deps import Player, SeatNumber, config_of, hub_of, store_of
@@ -50,6 +51,28 @@ class TableIn(BaseModel):
         description="practice tables: the chance that this table's bots forget a claim or a "
         "Muggins! call (default: each level's own)",
     )
+
+
+def table_settings(cls: type[State], seats: int, given: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings as the game allows them (its declared limits,
+    ``State.check_settings``) and within :data:`SETTING_MAX`, with the game's defaults
+    filled in; Refused 422 ``bad_setting`` saying why not. A tournament's tables are
+    tables: their settings pass here too."""
+    try:
+        settings = cls.check_settings(seats, given)
+    except SettingsError as e:
+        raise Refused(422, "bad_setting", str(e)) from None
+    for key, value in settings.items():
+        big = isinstance(value, int | float) and not isinstance(value, bool)
+        if big and abs(value) > SETTING_MAX:
+            raise Refused(
+                422,
+                "bad_setting",
+                f"{key} must be at most {SETTING_MAX:,}, not {value!r}",
+                setting=key,
+                limit=SETTING_MAX,
+            )
+    return settings
 
 
 def _limits(model: type[BaseModel], *names: str) -> dict[str, dict[str, Any]]:
@@ -103,14 +126,7 @@ async def list_tables(request: Request, game: str | None = None) -> dict[str, An
 async def create_table(body: TableIn, request: Request, player: Player) -> dict[str, Any]:
     cls = errors.game_named(body.game, status=422)
     seats = body.seats if body.seats is not None else cls.default_seats
-    try:
-        settings = cls.check_settings(seats, body.settings)
-    except SettingsError as e:
-        raise Refused(422, "bad_setting", str(e)) from None
-    for key, value in settings.items():
-        big = isinstance(value, int | float) and not isinstance(value, bool)
-        if big and abs(value) > SETTING_MAX:
-            raise Refused(422, "bad_setting", f"{key} must be at most {SETTING_MAX:,}")
+    settings = table_settings(cls, seats, body.settings)
     for seat, level in body.bots.items():
         if not 0 <= seat < seats:
             raise Refused(422, "invalid", f"bots: there is no seat {seat} at a {seats}-seat table")

@@ -18,9 +18,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..store.moderation import ModerationStore
+from . import text
 from .accounts import CLUB, username_key
 from .deps import Player, hub_of, store_of
 from .errors import Refused
@@ -31,6 +32,8 @@ from .rooms import RoomHub
 router = APIRouter(tags=["moderation"])
 log = logging.getLogger("taverna.moderation")
 
+#: the longest reason a moderator gives, in characters (``players.ban_reason``)
+REASON_LENGTH = 300
 #: what a banned account may not do on a table's socket; a silenced one, only chat
 BANNED_KINDS = frozenset({"act", "signal", "chat"})
 SILENCED_KINDS = frozenset({"chat"})
@@ -49,15 +52,23 @@ async def _moderator(request: Request, player: dict[str, Any], action: str) -> N
         raise Refused(403, "not_moderator", "only a moderator may do that")
 
 
-class RestrictIn(BaseModel):
+class LiftIn(BaseModel):
     player: str = Field(max_length=40, description="the account's username")
-    minutes: int = Field(ge=1, le=60 * 24 * 365 * 10, description="how long")
     reason: str = Field(min_length=1, max_length=300, description="why (told to the account)")
 
+    @field_validator("player")
+    @classmethod
+    def _player(cls, value: str) -> str:
+        return text.word(value, "a username")
 
-class LiftIn(BaseModel):
-    player: str = Field(max_length=40)
-    reason: str = Field(min_length=1, max_length=300)
+    @field_validator("reason")
+    @classmethod
+    def _reason(cls, value: str) -> str:
+        return text.prose(value, "a reason", REASON_LENGTH)
+
+
+class RestrictIn(LiftIn):
+    minutes: int = Field(ge=1, le=60 * 24 * 365 * 10, description="how long")
 
 
 async def _restrict(

@@ -1,5 +1,5 @@
 """Names: what a seat is called where the server writes names down (results,
-histories), and what a name a person types may be.
+histories), and what a name looks like (its skeleton, to find look-alikes).
 
 The tables call a bot by a name of its seat and its level in words, so that
 four bots can be told apart: "Bruno (bot, medium)". The web client says the
@@ -17,8 +17,7 @@ people see (docs/bots.md):
 from __future__ import annotations
 
 import functools
-import json
-import re
+import hashlib
 import unicodedata
 from importlib import resources
 
@@ -45,109 +44,89 @@ def seat_name(seat: SeatInfo) -> str:
     return f"seat {seat.seat + 1}"
 
 
-# ----------------------------------------------------------- names people type
+# ----------------------------------------------------------------- look-alikes
 
-#: characters a name may not hold: controls, formats (zero-width spaces and joiners,
-#: direction overrides), surrogates, private use, unassigned, line and paragraph breaks
-INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-#: "Bruno (bot, medium)": the tables' names of bots, in any case and spacing
-BOT_LIKE = re.compile(r"\(\s*bot\b", re.IGNORECASE)
+#: Unicode's confusables (UTS #39, the version in its header): each character that may
+#: be taken for another, and the prototype it maps to; shipped with its licence
+CONFUSABLES = resources.files("taverna.server") / "data" / "confusables.txt"
 
 
-class NameProblem(ValueError):
-    """Why a name may not be used: ``kind`` is ``invisible`` (``char`` names the
-    character), ``blank`` or ``bot``."""
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, stable since
+#: Unicode 5.1): characters a renderer shows as nothing
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
 
-    def __init__(self, message: str, kind: str, char: str = "") -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.char = char
 
+def is_ignorable(c: str) -> bool:
+    """Whether ``c`` is Default_Ignorable_Code_Point (shows as nothing).
 
-def clean_name(raw: str, what: str = "a name") -> str:
-    """A name as it will show: NFKC, runs of spaces made one, trimmed; ValueError (with
-    the reason) for one with a character that does not show or that moves text about,
-    one left blank, or one that looks like a bot's.
-
-    >>> clean_name("  Ana   Maria ")
-    'Ana Maria'
-    >>> clean_name("Admin\u200b")
-    Traceback (most recent call last):
-    ...
-    taverna.server.names.NameProblem: a name may not hold U+200B ZERO WIDTH SPACE
+    >>> is_ignorable("\u200b"), is_ignorable("a")
+    (True, False)
     """
-    name = unicodedata.normalize("NFKC", raw)
-    for c in name:
-        if unicodedata.category(c) in INVISIBLE:
-            char = f"U+{ord(c):04X} {unicodedata.name(c, 'a character that does not show')}"
-            raise NameProblem(f"{what} may not hold {char}", "invisible", char)
-    name = " ".join(name.split())
-    if not name:
-        raise NameProblem(f"{what} must not be blank", "blank")
-    if BOT_LIKE.search(skeleton(name)) or BOT_LIKE.search(name):
-        raise NameProblem(
-            f"{what} may not look like a bot's: '(bot …)' is how the tables name bots", "bot"
-        )
-    return name
+    cp = ord(c)
+    return any(lo <= cp <= hi for lo, hi in DEFAULT_IGNORABLE)
 
 
-def skeleton(name: str) -> str:
-    """What a name looks like, to tell look-alikes apart (after Unicode's UTS #39): each
-    character stands for every character it may be taken for — Unicode's confusables
-    (Cyrillic "А" and Latin "A", "l" and "1") and its other case — so two names with one
-    skeleton are one name to the eye, whatever their case.
+def skeleton(text: str) -> str:
+    """What a text looks like: Unicode's skeleton (UTS #39, 4 Confusable Detection) as
+    it is written: NFD, without the default-ignorable characters, each character
+    replaced by its prototype in ``confusables.txt``, NFD again. Two texts with one
+    skeleton look alike; a skeleton is never shown.
 
-    >>> skeleton("Admin") == skeleton("\u0410dm\u0456n") == skeleton("ADMlN")
+    >>> skeleton("H\u0430rdy") == skeleton("Hardy")  # a Cyrillic а
     True
-    >>> skeleton("Ana") == skeleton("Bea")
+    >>> skeleton("abcy12") == skeleton("abcz12")
     False
+    >>> skeleton("m")
+    'rn'
     """
-    table = _look_alike()
-    return "".join(table.get(c, c) for c in unicodedata.normalize("NFKC", name))
+    table = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(table.get(c, c) for c in decomposed if not is_ignorable(c))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def name_keys(name: str) -> list[str]:
+    """The keys under which a name is kept to find its look-alikes: the SHA-256 of the
+    skeleton of the name as it is written, in small letters and in capitals (names
+    compare without case: "ADMlN" looks like "ADMIN", which is "Admin"'s).
+
+    >>> name_keys("Hardy") == name_keys("H\u0430rdy")
+    True
+    >>> set(name_keys("abcy12")) & set(name_keys("abcz12"))
+    set()
+    """
+    forms = dict.fromkeys((name, name.casefold(), name.upper()))
+    keys = (hashlib.sha256(skeleton(f).encode("utf-8", "surrogatepass")).hexdigest() for f in forms)
+    return sorted(set(keys))
 
 
 @functools.cache
-def _look_alike() -> dict[str, str]:
-    """Each confusable character -> the one (the lowest code point) that stands for its
-    whole class: classes joined through confusables and case, as a union-find."""
-    data = json.loads(
-        resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
-    )
-    parent: dict[str, str] = {}
-
-    def find(c: str) -> str:
-        root = c
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while parent.get(c, c) != root:  # path compression
-            parent[c], c = root, parent[c]
-        return root
-
-    def union(a: str, b: str) -> None:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            lo, hi = (ra, rb) if ra < rb else (rb, ra)
-            parent[hi] = lo
-
-    def single(text: str) -> str | None:
-        text = text.replace("\u200e", "").replace("\u200f", "")  # marks around RTL glyphs
-        return text if len(text) == 1 else None
-
-    for key, glyphs in data.items():
-        a = single(key)
-        if a is None:
+def _prototypes() -> dict[str, str]:
+    """``confusables.txt`` as a map: each source character -> its prototype (lines
+    ``source ; prototype ; MA # comment``, code points in hexadecimal)."""
+    table: dict[str, str] = {}
+    for raw in CONFUSABLES.read_text("utf-8").splitlines():
+        data = raw.split("#", 1)[0].strip()
+        if not data:
             continue
-        for g in glyphs:
-            b = single(g["c"])
-            if b is not None:
-                union(a, b)
-    for c in list(parent):
-        for other in (c.lower(), c.upper()):
-            if len(other) == 1:
-                union(c, other)
-    for cp in range(0x20, 0x250):  # and the case pairs of the Latin letters themselves
-        c = chr(cp)
-        for other in (c.lower(), c.upper()):
-            if len(other) == 1 and other != c:
-                union(c, other)
-    return {c: find(c) for c in parent}
+        source, prototype = (field.strip() for field in data.split(";")[:2])
+        table[chr(int(source, 16))] = "".join(chr(int(h, 16)) for h in prototype.split())
+    return table

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Cookie, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from . import accounts
-from .deps import COOKIE, MaybePlayer, config_of, store_of
+from . import accounts, text
+from .deps import COOKIE, MaybePlayer, config_of
 
 router = APIRouter(tags=["session"])
 
@@ -16,12 +16,15 @@ router = APIRouter(tags=["session"])
 class SessionIn(BaseModel):
     name: str = Field(min_length=1, max_length=40, description="the name others see")
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return text.name(value)
+
 
 @router.post("/api/session", tags=["session"], summary="Start a guest session")
 async def start_session(body: SessionIn, request: Request, response: Response) -> dict[str, Any]:
-    name = accounts.guest_name(body.name)
-    await accounts.check_guest_name(request, name)
-    player, token = await store_of(request).create_guest(name)
+    player, token = await accounts.new_guest(request, body.name)
     response.set_cookie(
         COOKIE,
         token,

@@ -27,16 +27,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from .. import pairing
-from ..games import SettingsError, get_game
+from ..games import get_game
 from ..store.repo import Conflict, NotFound
 from ..store.tournaments import TournamentStore
-from . import errors
+from . import errors, text
 from .accounts import CLUB, _hub, username_key
 from .deps import Player, store_of
 from .errors import Refused
+from .lobby import table_settings
 from .pages import page
 from .rooms import RoomHub
 
@@ -48,6 +49,10 @@ EVERY = 1.0
 #: the Redis key of the scheduler's lease (several nodes)
 LEASE = "taverna:tournaments:scheduler"
 FORMATS = ("swiss", "knockout")
+#: the longest name of a tournament, in characters (``tournaments.name``)
+NAME_LENGTH = 80
+#: how far ahead a tournament may be scheduled
+AHEAD = timedelta(days=366)
 
 
 def _store(request: Request) -> TournamentStore:
@@ -56,18 +61,56 @@ def _store(request: Request) -> TournamentStore:
 
 class TournamentIn(BaseModel):
     game: str = Field(description="the game's name or alias")
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=200, description=f"at most {NAME_LENGTH} characters")
     format: str = Field(default="swiss", pattern="^(swiss|knockout)$")
     rounds: int = Field(default=3, ge=1, le=12, description="Swiss: how many rounds")
-    settings: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="the game's settings, as a table's"
+    )
     stake: int | None = Field(default=None, ge=1, le=1_000_000)
-    starts_at: datetime = Field(description="when the first round is paired (ISO 8601, UTC)")
+    starts_at: datetime = Field(
+        description="when the first round is paired (ISO 8601, UTC): in the future, within a year"
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return text.line(value, "a tournament's name", NAME_LENGTH)
 
 
 class EntryIn(BaseModel):
     partner: str | None = Field(
         default=None, max_length=40, description="Mus: your partner's username"
     )
+
+    @field_validator("partner")
+    @classmethod
+    def _partner(cls, value: str | None) -> str | None:
+        return None if value is None else text.word(value, "a username")
+
+
+def check_start(starts: datetime, now: datetime) -> datetime:
+    """When a tournament may start: after ``now`` and at most :data:`AHEAD` later (a
+    start without a time zone is UTC); Refused 422 ``bad_start`` otherwise."""
+    starts = starts if starts.tzinfo else starts.replace(tzinfo=UTC)
+    if starts <= now:
+        raise Refused(
+            422,
+            "bad_start",
+            f"a tournament starts in the future: {starts.isoformat()} is past",
+            problem="past",
+            starts_at=starts.isoformat(),
+        )
+    if starts > now + AHEAD:
+        raise Refused(
+            422,
+            "bad_start",
+            f"a tournament starts within {AHEAD.days} days: {starts.isoformat()} is later",
+            problem="far",
+            starts_at=starts.isoformat(),
+            days=AHEAD.days,
+        )
+    return starts
 
 
 async def require_moderator(request: Request, player: dict[str, Any]) -> None:
@@ -91,14 +134,12 @@ async def tournament_page(tournament_id: str, request: Request) -> Response:
 async def create(body: TournamentIn, request: Request, player: Player) -> dict[str, Any]:
     await require_moderator(request, player)
     cls = errors.game_named(body.game, status=422)
-    try:
-        settings = cls.check_settings(cls.default_seats, body.settings)
-    except SettingsError as e:
-        raise Refused(422, "bad_setting", str(e)) from None
-    starts = body.starts_at if body.starts_at.tzinfo else body.starts_at.replace(tzinfo=UTC)
+    # its tables are official tables of the game: their settings as any table's
+    settings = table_settings(cls, cls.default_seats, body.settings)
+    starts = check_start(body.starts_at, datetime.now(UTC))
     t = await _store(request).create(
         game=cls.game,
-        name=body.name.strip(),
+        name=body.name,
         format=body.format,
         rounds=body.rounds,
         settings=settings,

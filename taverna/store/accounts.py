@@ -26,11 +26,11 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import ColumnElement, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -40,6 +40,7 @@ from . import skills
 from .models import (
     ChipEntry,
     LoginSession,
+    NameKey,
     Player,
     Rating,
     RatingEntry,
@@ -50,7 +51,7 @@ from .models import (
     Table,
     now,
 )
-from .repo import Conflict, NotFound, SeatInfo, Store, hash_token, new_id
+from .repo import Conflict, NotFound, SeatInfo, Store, add_guest, hash_token, new_id
 from .repo import shared_address as _shared_address
 
 WELCOME_CHIPS = 1000
@@ -66,12 +67,48 @@ WHY_OF_NOTE = {SHARED_NOTE: "shared_address", NO_WINNER_NOTE: "no_winner"}
 
 
 class NameTaken(Exception):
-    """The username belongs to somebody else (compared without case), or looks like
-    one that does: ``like`` is that name as it shows."""
+    """The name belongs to somebody else (a username, compared without case), or looks
+    like a name in use: ``like`` is that name as it shows, ``registered`` whether it is
+    an account's (else a guest's in the club)."""
 
-    def __init__(self, name: str, like: str | None = None) -> None:
+    def __init__(self, name: str, like: str | None = None, registered: bool = True) -> None:
         super().__init__(name)
         self.like = like
+        self.registered = registered
+
+
+def _seated() -> ColumnElement[bool]:
+    """Whether the player sits at an unfinished table (open or playing)."""
+    return (
+        select(Seat.player_id)
+        .join(Table, Table.id == Seat.table_id)
+        .where(Seat.player_id == Player.id, Table.status.in_(("open", "playing")))
+        .exists()
+    )
+
+
+def _in_use(guests_since: datetime | None) -> ColumnElement[bool]:
+    """Whose names are in use: every account's, and a guest's who was in the club after
+    ``guests_since`` (used their session) or is seated at an unfinished table; None:
+    accounts' alone."""
+    if guests_since is None:
+        return Player.username.is_not(None)
+    return or_(Player.username.is_not(None), Player.seen_at > guests_since, _seated())
+
+
+def _look_alike(
+    s: Session, keys: Sequence[str], guests_since: datetime | None, besides: str | None = None
+) -> tuple[str, bool] | None:
+    """A name in use (its player not ``besides``) with one of ``keys``: (that name,
+    whether it is an account's), accounts first; or None."""
+    found = s.execute(
+        select(Player.name, Player.username.is_not(None))
+        .join(NameKey, NameKey.player_id == Player.id)
+        .where(NameKey.key.in_(list(keys)), Player.id != (besides or ""), _in_use(guests_since))
+        .order_by(Player.username.is_(None))
+        .limit(1)
+    ).first()
+    return None if found is None else (str(found[0]), bool(found[1]))
 
 
 class NotEnoughChips(Conflict):
@@ -95,21 +132,20 @@ class AccountStore:
         username: str,
         password_hash: str,
         guest_id: str | None,
-        skeleton: str | None = None,
+        keys: Sequence[str] = (),
+        guests_since: datetime | None = None,
     ) -> dict[str, Any]:
         """Make an account (from the caller's guest player if any): raises NameTaken,
-        also for a name whose ``skeleton`` (what it looks like) an account has."""
+        also for a name with one of ``keys`` (what it looks like) in use (see
+        :func:`_in_use`; the guest's own name does not count)."""
 
         def q(s: Session) -> dict[str, Any]:
             taken = s.execute(select(Player.id).where(Player.username == username)).first()
             if taken is not None:
                 raise NameTaken(name)
-            if skeleton is not None:
-                like = s.execute(
-                    select(Player.name).where(Player.skeleton == skeleton).limit(1)
-                ).first()
-                if like is not None:
-                    raise NameTaken(name, like[0])
+            like = _look_alike(s, keys, guests_since, besides=guest_id)
+            if like is not None:
+                raise NameTaken(name, *like)
             player = s.get(Player, guest_id) if guest_id else None
             if player is None or player.username is not None:
                 player = Player(id=new_id(16), name=name, chips=0)
@@ -118,10 +154,11 @@ class AccountStore:
                 _rename(s, player.id, name)
             player.name = name
             player.username = username
-            player.skeleton = skeleton
             player.password_hash = password_hash
             player.registered_at = now()
             s.flush()
+            s.execute(delete(NameKey).where(NameKey.player_id == player.id))
+            s.add_all(NameKey(key=k, player_id=player.id) for k in keys)
             balance = _move_chips(s, player.id, WELCOME_CHIPS, "welcome", None)
             return {**_me(player), "chips": balance}
 
@@ -129,6 +166,20 @@ class AccountStore:
             return await self.store.run(q)
         except IntegrityError:  # a concurrent registration of the same name
             raise NameTaken(name) from None
+
+    async def create_guest(
+        self, name: str, keys: Sequence[str], guests_since: datetime | None
+    ) -> tuple[dict[str, Any], str]:
+        """A guest called ``name`` and its session's token, unless a name in use looks
+        like it (NameTaken; see :func:`_in_use`)."""
+
+        def q(s: Session) -> tuple[dict[str, Any], str]:
+            like = _look_alike(s, keys, guests_since)
+            if like is not None:
+                raise NameTaken(name, *like)
+            return add_guest(s, name, keys)
+
+        return await self.store.run(q)
 
     async def credentials(self, username: str) -> tuple[str, str] | None:
         """(player id, password hash) of an account, or None."""
@@ -221,51 +272,46 @@ class AccountStore:
 
         return await self.store.run(q)
 
-    async def looks_like(self, skeleton: str) -> str | None:
-        """The name of an account that looks like ``skeleton`` (see
-        ``taverna.server.names.skeleton``), or None."""
-
-        def q(s: Session) -> str | None:
-            row = s.execute(select(Player.name).where(Player.skeleton == skeleton).limit(1)).first()
-            return None if row is None else str(row[0])
-
-        return await self.store.run(q)
-
-    async def fill_skeletons(self, skeleton: Callable[[str], str]) -> int:
-        """Give every account made before skeletons were kept its own; how many."""
+    async def fill_keys(self, keys_of: Callable[[str], Sequence[str]]) -> int:
+        """Give the names in use that have no keys yet theirs: the accounts' (and the
+        guests' seated at unfinished tables) of a database that kept none; how many."""
 
         def q(s: Session) -> int:
+            keyed = select(NameKey.player_id).where(NameKey.player_id == Player.id).exists()
             rows = s.execute(
                 select(Player.id, Player.name).where(
-                    Player.username.is_not(None), Player.skeleton.is_(None)
+                    ~keyed, or_(Player.username.is_not(None), _seated())
                 )
             ).all()
             for pid, name in rows:
-                s.execute(update(Player).where(Player.id == pid).values(skeleton=skeleton(name)))
+                s.add_all(NameKey(key=k, player_id=pid) for k in keys_of(name))
             return len(rows)
 
         return await self.store.run(q)
 
     async def look_alikes(self) -> list[list[str]]:
-        """Accounts whose names look alike (one skeleton), made before that was refused:
-        they keep their names; moderators (operators, for now) should know of them."""
+        """Accounts whose names look alike (a key in common), made before that was
+        refused: they keep their names; moderators (operators, for now) should know."""
 
         def q(s: Session) -> list[list[str]]:
-            dup = (
-                select(Player.skeleton)
-                .where(Player.skeleton.is_not(None))
-                .group_by(Player.skeleton)
+            shared = (
+                select(NameKey.key)
+                .join(Player, Player.id == NameKey.player_id)
+                .where(Player.username.is_not(None))
+                .group_by(NameKey.key)
                 .having(func.count() > 1)
             )
             rows = s.execute(
-                select(Player.skeleton, Player.name)
-                .where(Player.skeleton.in_(dup))
-                .order_by(Player.skeleton, Player.registered_at)
+                select(NameKey.key, Player.name)
+                .join(Player, Player.id == NameKey.player_id)
+                .where(NameKey.key.in_(shared), Player.username.is_not(None))
+                .order_by(Player.registered_at, Player.id)
             ).all()
             groups: dict[str, list[str]] = defaultdict(list)
-            for skel, name in rows:
-                groups[str(skel)].append(name)
-            return list(groups.values())
+            for key, name in rows:
+                groups[str(key)].append(name)
+            unique = {tuple(names) for names in groups.values()}
+            return sorted(list(names) for names in unique)
 
         return await self.store.run(q)
 

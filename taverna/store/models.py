@@ -40,9 +40,9 @@ class Player(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     # accounts only: the username as compared (NFKC, casefolded); ``name`` shows it as typed
     username: Mapped[str | None] = mapped_column(String(40), unique=True, nullable=True)
-    # accounts only: what the name looks like (look-alikes share it; not unique, since
-    # accounts made before it was kept keep their names)
-    skeleton: Mapped[str | None] = mapped_column(String(80), index=True, nullable=True)
+    # guests: when their session was last used (a guest's name is theirs while they
+    # are in the club: taverna.server.accounts, names in use)
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     chips: Mapped[int] = mapped_column(BigInteger, default=0)
@@ -54,6 +54,17 @@ class Player(Base):
     ban_reason: Mapped[str | None] = mapped_column(String(300), nullable=True)
     silenced_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     silence_reason: Mapped[str | None] = mapped_column(String(300), nullable=True)
+
+
+class NameKey(Base):
+    """What a player's name looks like, to find look-alikes (``names.name_keys``: the
+    hashes of its UTS #39 skeletons). Not unique: names that looked alike before they
+    were refused keep their names."""
+
+    __tablename__ = "name_keys"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
 
 
 class LoginSession(Base):
@@ -107,7 +118,9 @@ class Seat(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    player_id: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id"), nullable=True, index=True
+    )
     player_name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # a human seat that a bot plays since the player left or stayed away too long

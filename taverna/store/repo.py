@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, tuple_, update
@@ -32,6 +32,7 @@ from .models import (
     ChatReport,
     Deal,
     LoginSession,
+    NameKey,
     Node,
     Player,
     Seat,
@@ -78,6 +79,22 @@ class SeatInfo:
             "left": self.left,
             "empty": self.empty,
         }
+
+
+#: how often a guest's use of their session is written down (``players.seen_at``)
+SEEN_EVERY = timedelta(seconds=60)
+
+
+def add_guest(s: Session, name: str, keys: Sequence[str]) -> tuple[dict[str, Any], str]:
+    """Add a guest player called ``name``, seen now, with its session and the ``keys``
+    of its name (``NameKey``); the player and the session's token."""
+    token = secrets.token_urlsafe(32)
+    pid = new_id(16)
+    s.add(Player(id=pid, name=name, chips=0, seen_at=now()))
+    s.flush()
+    s.add(LoginSession(token_hash=hash_token(token), player_id=pid))
+    s.add_all(NameKey(key=k, player_id=pid) for k in keys)
+    return {"id": pid, "name": name, "registered": False}, token
 
 
 def _restriction(until: datetime | None, reason: str | None, at: datetime) -> dict[str, Any] | None:
@@ -555,16 +572,9 @@ class Store:
     # ------------------------------------------------------------ players
 
     async def create_guest(self, name: str) -> tuple[dict[str, Any], str]:
-        token = secrets.token_urlsafe(32)
-        pid = new_id(16)
-
-        def q(s: Session) -> None:
-            s.add(Player(id=pid, name=name, chips=0))
-            s.flush()
-            s.add(LoginSession(token_hash=hash_token(token), player_id=pid))
-
-        await self.run(q)
-        return {"id": pid, "name": name, "registered": False}, token
+        """A guest player and its session (no look-alike check: the HTTP API's guests
+        come through ``AccountStore.create_guest``); the player and the cookie's token."""
+        return await self.run(lambda s: add_guest(s, name, ()))
 
     async def player_by_token(self, token: str) -> dict[str, Any] | None:
         """The player of a session cookie: ``{"id", "name", "registered"}``, or None."""
@@ -581,6 +591,7 @@ class Store:
                     Player.ban_reason,
                     Player.silenced_until,
                     Player.silence_reason,
+                    Player.seen_at,
                     LoginSession.expires_at,
                 )
                 .join(LoginSession, LoginSession.player_id == Player.id)
@@ -592,6 +603,10 @@ class Store:
             at = now()
             if expires is not None and _aware(expires) <= at:
                 return None
+            seen = row.seen_at
+            if row.username is None and (seen is None or at - _aware(seen) >= SEEN_EVERY):
+                # a guest in the club holds their name (taverna.server.accounts)
+                s.execute(update(Player).where(Player.id == row.id).values(seen_at=at))
             return {
                 "id": row.id,
                 "name": row.name,
