@@ -78,6 +78,9 @@ class Server:
             "TAVERNA_SOCKET_RATE": "100000/1",
             "TAVERNA_SOCKETS_PER_ADDRESS": "100000",
             "TAVERNA_SOCKETS_PER_SESSION": "100000",
+            # and many tests' guests share a name ("Ana"): a guest's name is held for
+            # them only where that is tested (test_names, test_text)
+            "TAVERNA_GUEST_NAME_MINUTES": "0",
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None

@@ -12,7 +12,8 @@ from alembic.config import Config as AlembicConfig
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
-from taverna.store.accounts import AccountStore, NotEnoughChips
+from taverna.server.names import name_keys
+from taverna.store.accounts import AccountStore, NameTaken, NotEnoughChips
 from taverna.store.db import MIGRATIONS, normalize_url
 from taverna.store.repo import Conflict, Store
 
@@ -255,6 +256,48 @@ def test_migration_gives_old_seats_their_players_names(url: str) -> None:
         names = conn.execute(text("SELECT player_name FROM seats ORDER BY seat")).scalars()
         assert list(names) == ["Gustavo", None]
     engine.dispose()
+
+
+def test_migration_keeps_names_keys_apart_and_goes_back(url: str) -> None:
+    """0013: the accounts' one skeleton gives way to the keys of every name in use
+    (filled in when the server starts: here by ``fill_keys``, as the server does), the
+    guests' last use of their session, and back."""
+    cfg = _alembic(url)
+    command.upgrade(cfg, "0012")
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO players (id, name, username, skeleton, chips, created_at) VALUES"
+                " ('p1', 'Hardy', 'hardy', 'x', 1000, CURRENT_TIMESTAMP),"
+                " ('p2', 'Gus', NULL, NULL, 0, CURRENT_TIMESTAMP)"
+            )
+        )
+    command.upgrade(cfg, "head")
+
+    async def go() -> None:
+        store = Store(url)
+        try:
+            accounts = AccountStore(store)
+            assert await accounts.fill_keys(name_keys) == 1  # the account's, not the guest's
+            assert await accounts.fill_keys(name_keys) == 0
+            with pytest.raises(NameTaken) as e:
+                await accounts.register("HARDY", "hardy2", "hash", None, name_keys("HARDY"))
+            assert e.value.like == "Hardy" and e.value.registered
+            _, token = await store.create_guest("Gus")  # a guest, seen now
+            assert (await store.player_by_token(token) or {}).get("name") == "Gus"
+        finally:
+            store.close()
+
+    run(go())
+    with engine.connect() as conn:
+        keys = conn.execute(text("SELECT key FROM name_keys WHERE player_id = 'p1'")).scalars()
+        assert sorted(keys) == name_keys("Hardy")
+    command.downgrade(cfg, "0012")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM players WHERE skeleton IS NULL")).scalar()
+    engine.dispose()
+    command.upgrade(cfg, "head")
 
 
 def test_nodes_started_together_on_a_new_database_all_migrate(tmp_path: Any) -> None:

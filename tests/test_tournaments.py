@@ -228,3 +228,44 @@ def test_a_knockout_of_four_mus_pairs(url: str) -> None:
     assert str(standings[0]["entry"]) == champion and standings[0]["points"] == 2.0
     # every player of the three games is rated now (their games were official)
     assert len(ranking) == 8
+
+
+def test_nonsense_is_refused_and_nothing_is_stored(url: str) -> None:
+    """Issue 27, item 4: a name of spaces, a target no table may have, a start in the
+    past or years away: a clear 422 each, and no tournament. A tournament's settings are
+    checked as a table's (the game's declared limits, and the club's largest number)."""
+    server = Server(url, **ENV).start()
+    try:
+        mod = Member(server, "Mod", "10.62.0.1")
+        grant(url, mod.name)
+        now = datetime.now(UTC)
+        later = (now + timedelta(hours=1)).isoformat()
+        for body, code, problem in (
+            ({"name": "   "}, "bad_text", "blank"),
+            ({"name": "\u2003\u00a0"}, "bad_text", "blank"),
+            ({"settings": {"target": 10**9}}, "bad_setting", None),
+            ({"settings": {"target": 0}}, "bad_setting", None),
+            ({"settings": {"target": "many"}}, "bad_setting", None),
+            ({"settings": {"colour": "red"}}, "bad_setting", None),
+            ({"starts_at": "2000-01-01T00:00:00Z"}, "bad_start", "past"),
+            ({"starts_at": now.isoformat()}, "bad_start", "past"),
+            ({"starts_at": (now + timedelta(days=400)).isoformat()}, "bad_start", "far"),
+        ):
+            r = mod.http.post(
+                "/api/tournaments",
+                json={"game": "dominoes", "name": "Cup", "starts_at": later, **body},
+            )
+            assert r.status_code == 422, (body, r.text)
+            assert r.json()["code"] == code, (body, r.json())
+            if problem:
+                assert r.json()["params"]["problem"] == problem
+        assert httpx.get(f"{server.http}/api/tournaments").json()["tournaments"] == []
+        # what makes sense is taken, as it will show: the name trimmed and its spaces one
+        r = mod.http.post(
+            "/api/tournaments",
+            json={"game": "dominoes", "name": "  Spring   Cup ", "starts_at": later},
+        )
+        assert r.status_code == 201, r.text
+        assert r.json()["tournament"]["name"] == "Spring Cup"
+    finally:
+        server.stop()

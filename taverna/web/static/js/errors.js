@@ -50,7 +50,9 @@ function windowVariant(params, me) {
  */
 export function explainHttp({ code, params = {}, detail }, fmt = {}) {
   let key = null;
-  if (code === 'weak_password' || code === 'bad_name') key = pick(`error.${code}`, params.problem);
+  // a refusal with its kind of problem (a weak password, a name or a text that may not
+  // be used, a start time): its own sentence, if there is one
+  if (code && typeof params.problem === 'string') key = pick(`error.${code}`, params.problem);
   else if (code === 'table_not_open') key = pick('error.table_not_open', params.status);
   else if (code) key = pick(`error.${code}`);
   return key ? t(key, facts(params, fmt, detail)) : detail;
@@ -67,7 +69,9 @@ export function explainRefusal(msg, fmt = {}) {
   const reason = msg.reason;
   let key = null;
   if (msg.code === 'unavailable') key = pick(`refused.${reason}`); // not stored, or restarting
-  else if (msg.code && msg.code !== 'illegal') key = pick(`error.${msg.code}`);
+  else if (msg.code && msg.code !== 'illegal' && typeof params.problem === 'string') {
+    key = pick(`error.${msg.code}`, params.problem); // a chat message's text (bad_text)
+  } else if (msg.code && msg.code !== 'illegal') key = pick(`error.${msg.code}`);
   else if (reason === 'window_closed') key = pick('refused.window_closed', params.how, windowVariant(params, fmt.me));
   else if (reason) key = pick(`refused.${reason}`);
   const text = key ? t(key, facts(params, fmt, msg.message)) : t('table.refused', { message: msg.message });
