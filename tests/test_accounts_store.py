@@ -259,11 +259,11 @@ def test_migration_gives_old_seats_their_players_names(url: str) -> None:
 
 
 def test_migration_keeps_names_keys_apart_and_goes_back(url: str) -> None:
-    """0013: the accounts' one skeleton gives way to the keys of every name in use
+    """0014: the accounts' one skeleton gives way to the keys of every name in use
     (filled in when the server starts: here by ``fill_keys``, as the server does), the
     guests' last use of their session, and back."""
     cfg = _alembic(url)
-    command.upgrade(cfg, "0012")
+    command.upgrade(cfg, "0013")
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:
         conn.execute(
@@ -293,7 +293,7 @@ def test_migration_keeps_names_keys_apart_and_goes_back(url: str) -> None:
     with engine.connect() as conn:
         keys = conn.execute(text("SELECT key FROM name_keys WHERE player_id = 'p1'")).scalars()
         assert sorted(keys) == name_keys("Hardy")
-    command.downgrade(cfg, "0012")
+    command.downgrade(cfg, "0013")
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM players WHERE skeleton IS NULL")).scalar()
     engine.dispose()
