@@ -144,10 +144,10 @@ def _check(text: str, what: str, code: str, *, prose: bool) -> None:
                     end += 1
                 count = marks - 1 + (end - i)
                 first = i - marks + 1
-                on = f" {text[first - 1]!r} has {count}" if first > 0 else f" {count} at the start"
+                where = f"{text[first - 1]!r} has {count}" if first else f"{count} at the start"
                 raise TextProblem(
                     f"{what} may not stack more than {MAX_MARKS} combining marks on one "
-                    f"character ({on.strip()})",
+                    f"character ({where})",
                     code,
                     "marks",
                     marks=count,
