@@ -47,6 +47,7 @@ bad_text {'problem': 'invisible', 'char': 'U+202E RIGHT-TO-LEFT OVERRIDE'}
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -78,10 +79,6 @@ BOT_LIKE = re.compile(r"\(\s*bot\b", re.IGNORECASE)
 
 def _within(cp: int, ranges: tuple[tuple[int, int], ...]) -> bool:
     return any(lo <= cp <= hi for lo, hi in ranges)
-
-
-def _is_selector(c: str) -> bool:
-    return _within(ord(c), VARIATION_SELECTORS)
 
 
 def describe(c: str) -> str:
@@ -124,23 +121,40 @@ def _refuse(c: str, what: str, code: str) -> TextProblem:
     )
 
 
-def _shows(c: str) -> bool:
-    """Whether ``c`` is a character one sees (a letter, mark, digit, sign, emoji)."""
+@functools.lru_cache(maxsize=8192)
+def _kind(c: str) -> str:
+    """What ``c`` is to the checks (remembered: a text repeats its characters):
+    ``plain``, ``mark``, ``selector`` (a variation selector: a mark that is allowed),
+    ``control``, ``joiner``, ``unassigned``, ``invisible`` or ``space``."""
     category = unicodedata.category(c)
-    return not (c.isspace() or category[0] in "CZ" or is_ignorable(c) or c in BLANK_LOOKING)
+    if c in JOINERS:
+        return "joiner"
+    if category[0] == "M":
+        if not is_ignorable(c):
+            return "mark"
+        return "selector" if _within(ord(c), VARIATION_SELECTORS) else "invisible"
+    if category == "Cc" or category in ("Zl", "Zp"):
+        return "control"
+    if category == "Cn" and not is_ignorable(c):
+        return "unassigned"
+    if category in ("Cf", "Cs", "Co") or is_ignorable(c) or c in BLANK_LOOKING:
+        return "invisible"
+    return "space" if c.isspace() else "plain"
 
 
 def _check(text: str, what: str, code: str, *, prose: bool) -> None:
     """Refuse ``text`` (normalised) if it holds what no text may (module doc)."""
+    if text.isascii() and text.isprintable():
+        return  # nothing hidden, no mark, no control: most texts
     marks = 0
     last = len(text) - 1
     for i, c in enumerate(text):
-        category = unicodedata.category(c)
-        if category[0] == "M":
+        kind = _kind(c)
+        if kind in ("mark", "selector"):
             marks += 1
             if marks > MAX_MARKS:
                 end = i
-                while end < len(text) and unicodedata.category(text[end])[0] == "M":
+                while end <= last and _kind(text[end]) in ("mark", "selector"):
                     end += 1
                 count = marks - 1 + (end - i)
                 first = i - marks + 1
@@ -153,30 +167,23 @@ def _check(text: str, what: str, code: str, *, prose: bool) -> None:
                     marks=count,
                     limit=MAX_MARKS,
                 )
-            if not is_ignorable(c) or _is_selector(c):
-                continue
-        else:
-            marks = 0
+            continue
+        marks = 0
+        if kind in ("plain", "space") or (prose and kind == "unassigned"):
+            continue
         if prose and c in PROSE_CONTROLS:
             continue
-        if prose and c in JOINERS:
-            # a joiner between two characters that show: an emoji sequence, a Persian word
-            after = text[i + 1] if i < last else ""
-            if (
-                i > 0
-                and after
-                and _shows(text[i - 1])
-                and _shows(after)
-                and unicodedata.category(after)[0] != "M"
-            ):
-                continue
+        # a prose's joiner between two characters that show: an emoji sequence, a word
+        # in Persian or an Indic script (after a mark: a virama; before one: never)
         if (
-            category in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")
-            or (category == "Cn" and not prose)
-            or is_ignorable(c)
-            or c in BLANK_LOOKING
+            prose
+            and kind == "joiner"
+            and 0 < i < last
+            and _kind(text[i - 1]) in ("plain", "mark", "selector")
+            and _kind(text[i + 1]) == "plain"
         ):
-            raise _refuse(c, what, code)
+            continue
+        raise _refuse(c, what, code)
 
 
 def _length(text: str, what: str, code: str, limit: int) -> None:
