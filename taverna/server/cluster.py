@@ -50,7 +50,8 @@ RENEW_SECONDS = 1.0
 SCAN_SECONDS = 1.0
 #: seconds an edge waits for the answer to a hello before it says it again
 HELLO_AGAIN = 3.0
-#: seconds an owner waits for an edge that said nothing before it drops its proxies
+#: seconds an owner waits for an edge that said nothing before it drops its proxies (an
+#: edge says it is alive to each owner it has sockets with every :data:`SCAN_SECONDS`)
 EDGE_GONE_SECONDS = LEASE_MS / 1000 + 2
 
 #: take a table if nobody holds its lease: its new token, or nil
@@ -448,6 +449,8 @@ class Cluster:
                 link.conn.send_text(msg["text"])
         elif kind == "in":  # owner side: a socket's message, from its edge
             self._in_lane(sender, msg)
+        elif kind == "alive":  # owner side: an edge with sockets here, heard (above)
+            pass
         elif kind == "call":
             self._keep(self._answer_call(sender, msg))
         elif kind == "reply":
@@ -570,6 +573,12 @@ class Cluster:
             with contextlib.suppress(Exception):
                 if not await self.forward(link, again, time.perf_counter()):
                     continue  # the socket's loop takes the table over itself
+        # a person who thinks sends nothing for a while: each owner hears from this node
+        # anyway, or it would take it for dead and its players for gone
+        # (:meth:`_drop_gone_edges`)
+        for node in {owner_of(link.lease) for link in self.links.values() if link.lease}:
+            if node is not None and node != self.node:
+                self.post(node, {"kind": "alive", "from": self.node})
 
     # ------------------------------------------------------------ the owner
 
