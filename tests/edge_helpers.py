@@ -21,8 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
+
 from taverna.bots.base import Bot
-from taverna.games import get_game
 from taverna.games.base import event_for
 from taverna.games.mus.senas import visible
 from taverna.games.record import load_record
@@ -59,6 +60,19 @@ def start(*servers: Server) -> None:
 
 def name(server: Server) -> str:
     return server.env["TAVERNA_NODE"]
+
+
+def cluster_health(server: Server) -> dict[str, Any]:
+    """The ``cluster`` part of a node's /api/health (its links, proxies, tables...)."""
+    health: dict[str, Any] = httpx.get(f"{server.http}/api/health", timeout=10).json()
+    return health["cluster"]  # type: ignore[no-any-return]
+
+
+def settled(*servers: Server) -> bool:
+    """Whether the nodes hold nothing more of the games that ended and the sockets that
+    closed: no table owned, no link, no proxy."""
+    keys = ("tables_owned", "links", "proxies")
+    return all(cluster_health(s)[k] == 0 for s in servers for k in keys)
 
 
 @dataclass
@@ -229,8 +243,7 @@ def check_seen(player: Player, record: dict[str, Any], seat: int) -> None:
     """Every update, catch-up, welcome and seña the person got is what the engine gives
     its seat at that point of the record: nothing of another seat's hidden hand."""
     rec = load_record(json.dumps(record))
-    cls = get_game(rec.game)
-    state = cls.start(rec.seats, rec.settings, rec.deals)
+    state = rec.game.start(rec.seats, rec.settings, rec.deals)
     events: dict[int, list[Any]] = {1: state.initial_events}
     # the views a seat may be shown at seq k: after update k, then after each seña made
     # before the next action

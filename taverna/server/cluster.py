@@ -537,7 +537,9 @@ class Cluster:
 
     async def _attach(self, link: Link) -> bool:
         """Find the owner of the link's table; False if it is this node (now)."""
-        where = await self.locate(link.table_id)
+        # as a new socket finds it: a table whose game ended (its owner let it go) is
+        # shown by this node, not taken over (:meth:`RoomHub.locate`)
+        where = await self.hub.locate(link.table_id)
         if not isinstance(where, str):
             link.local.set()
             return False
