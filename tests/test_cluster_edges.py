@@ -6,18 +6,21 @@ that died."""
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 from typing import Any
 
-import httpx
 import pytest
 
 from taverna.bots import make_bot
 from taverna.games import get_game
-from taverna.server.cluster import EDGE_GONE_SECONDS
+from taverna.server.cluster import EDGE_GONE_SECONDS, node_channel
 
-from .cluster_helpers import owner
-from .edge_helpers import Player, name, nodes, start
-from .server_helpers import Person, Server, database_url, drop_database
+from .cluster_helpers import node, owner
+from .edge_helpers import Player, cluster_health, name, nodes, start
+from .redis_helpers import wait_for
+from .restart_helpers import kill_all
+from .server_helpers import Person, Seat, Server, database_url, drop_database
 
 pytestmark = pytest.mark.slow
 
@@ -27,11 +30,6 @@ def pg(tmp_path: Any) -> Any:
     url = database_url("postgres", tmp_path)
     yield url
     drop_database(url)
-
-
-def cluster_health(server: Server) -> dict[str, Any]:
-    health: dict[str, Any] = httpx.get(f"{server.http}/api/health", timeout=10).json()
-    return health["cluster"]  # type: ignore[no-any-return]
 
 
 def test_a_person_who_thinks_long_at_a_table_owned_elsewhere_keeps_it(pg: str) -> None:
@@ -65,3 +63,83 @@ def test_a_person_who_thinks_long_at_a_table_owned_elsewhere_keeps_it(pg: str) -
             await watcher.close()
 
         asyncio.run(go())
+
+
+def test_a_node_that_died_and_came_back_under_its_name_is_a_new_one_to_the_owner(
+    pg: str,
+) -> None:
+    """A node killed and started again under its name (as a service manager does) counts
+    its sockets anew. The owner of a table must not take a socket of the new run for the
+    one of the dead run that had the same number — it would send it that seat's view,
+    another player's hand — and the dead run's sockets are gone: their player away, not
+    connected for ever."""
+    with nodes(pg, {}, {}) as (red, servers):
+        home, edge = servers
+        again = node(pg, red.url, name(edge))  # the same node, started again
+        servers.append(again)  # (stopped with the others)
+        start(home)
+        ana, bea = Person(home, "Ana"), Person(home, "Bea")
+        tid = ana.create("dominoes", settings={"target": 60}, turn_seconds=600)["id"]
+        ana.sit(tid, 0)
+        bea.sit(tid, 1)
+        ana.start(tid)
+        start(edge)
+        chatter = red.client()
+
+        async def go() -> None:
+            watcher = Player(home, tid, None)  # a spectator at the owner
+            await watcher.connect()
+            a = Player(edge, tid, ana.cookie)  # the first socket of the edge's first run
+            await a.connect()
+            await asyncio.to_thread(
+                wait_for, lambda: cluster_health(home)["proxies"] == 1, 10, "no proxy"
+            )
+            kill_all(edge)
+            # it comes back at once, as on a machine of its own: the owner hears from its
+            # name all along (here, while the test's busy machine starts it again)
+            stop = threading.Event()
+
+            def keep_heard() -> None:
+                while not stop.wait(0.5):
+                    chatter.publish(node_channel(name(home)), json.dumps(ALIVE))
+
+            heard = threading.Thread(target=keep_heard)
+            heard.start()
+            try:
+                start(again)
+                b = Player(again, tid, bea.cookie)  # the first socket of its second run
+                await b.connect()
+            finally:
+                stop.set()
+                heard.join()
+            assert b.welcomes[0]["seat"] == 1 and b.view["seat"] == 1, b.welcomes[0]
+            assert b.view["hand"] == (await own_view(home, tid, bea.cookie))["hand"]
+            # Ana's socket died with the first run: she is away, however long the node
+            # lives on
+            await watcher.until(lambda: connected(watcher, 0) is False, "Ana still there")
+            assert cluster_health(home)["proxies"] == 1  # Bea's
+            await b.close()
+            await watcher.close()
+            await a.close()
+
+        asyncio.run(go())
+
+
+ALIVE = {"kind": "alive", "from": "n1"}
+
+
+def connected(watcher: Player, seat: int) -> bool | None:
+    """Whether a seat is connected, as the last presence the watcher got says."""
+    for msg in reversed(watcher.socket.messages):
+        if msg["type"] == "presence":
+            return next((s["connected"] for s in msg["seats"] if s["seat"] == seat), None)
+    return None
+
+
+async def own_view(server: Server, table: str, cookie: str) -> dict[str, Any]:
+    """A seat's view as the table's owner gives it to a socket of its own."""
+    seat = Seat(server, table, cookie)
+    welcome = await seat.connect()
+    await seat.close()
+    view: dict[str, Any] = welcome["view"]
+    return view

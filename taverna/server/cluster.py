@@ -27,6 +27,7 @@ import json
 import logging
 import random
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -171,6 +172,10 @@ class Cluster:
         #: owner side: link id -> (edge node, proxy connection in a room)
         self.proxies: dict[str, tuple[str, Conn]] = {}
         self._ids = itertools.count()
+        #: this run of the node: a node killed and started again under its name counts
+        #: its sockets anew, and an owner must never take a socket of this run for one
+        #: of a run before (:meth:`_heard_run`); its links' ids and messages carry it
+        self.run = uuid.uuid4().hex[:8]
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._calls: dict[str, asyncio.Future[Any]] = {}
         #: each edge socket's messages, one after the other: link id -> its last task
@@ -180,8 +185,9 @@ class Cluster:
         #: counters for /metrics and /api/health
         self.forwarded = 0
         self.takeovers = 0
-        #: when each edge node was last heard from (monotonic)
+        #: when each edge node was last heard from (monotonic), and its run then
         self.edges_seen: dict[str, float] = {}
+        self.edge_runs: dict[str, str] = {}
 
     # ------------------------------------------------------------- lifecycle
 
@@ -440,6 +446,9 @@ class Cluster:
         sender = str(msg.get("from") or "")
         if sender:
             self.edges_seen[sender] = time.monotonic()
+            run = msg.get("run")
+            if run is not None and self.edge_runs.get(sender) != run:
+                self._heard_run(sender, str(run))
         if kind == "out":  # edge side: a message of the owner for a socket here
             link = self.links.get(msg["link"])
             if link is not None and msg.get("lease") == link.lease:
@@ -494,7 +503,7 @@ class Cluster:
     # ------------------------------------------------------------- the edge
 
     def link(self, table_id: str, conn: Conn, player_id: str | None) -> Link:
-        link = Link(f"{self.node}:{next(self._ids)}", table_id, conn, player_id)
+        link = Link(f"{self.node}:{self.run}:{next(self._ids)}", table_id, conn, player_id)
         self.links[link.id] = link
         return link
 
@@ -505,6 +514,7 @@ class Cluster:
                 {
                     "kind": "in",
                     "from": self.node,
+                    "run": self.run,
                     "link": link.id,
                     "table": link.table_id,
                     "leave": True,
@@ -525,6 +535,7 @@ class Cluster:
             {
                 "kind": "in",
                 "from": self.node,
+                "run": self.run,
                 "link": link.id,
                 "table": link.table_id,
                 "player": link.player_id,
@@ -580,13 +591,24 @@ class Cluster:
         # (:meth:`_drop_gone_edges`)
         for node in {owner_of(link.lease) for link in self.links.values() if link.lease}:
             if node is not None and node != self.node:
-                self.post(node, {"kind": "alive", "from": self.node})
+                self.post(node, {"kind": "alive", "from": self.node, "run": self.run})
 
     # ------------------------------------------------------------ the owner
 
     def proxy_gone(self, link_id: str) -> Conn | None:
         found = self.proxies.pop(link_id, None)
         return found[1] if found else None
+
+    def _heard_run(self, edge: str, run: str) -> None:
+        """An edge's run heard for the first time: the sockets of its runs before (a node
+        that died and came back under its name) died with them, and their players are
+        away, as when a socket closes."""
+        self.edge_runs[edge] = run
+        this_run = f"{edge}:{run}:"
+        for link_id, (node, conn) in list(self.proxies.items()):
+            if node == edge and not link_id.startswith(this_run):
+                self.proxies.pop(link_id, None)
+                self.hub.proxy_left(conn)
 
     def _drop_gone_edges(self) -> None:
         """Forget the sockets of edges not heard from for a while (a node that died):
