@@ -112,6 +112,14 @@ class Player:
         return self.socket.view
 
     @property
+    def deadline(self) -> float | None:
+        """When the turn's time runs out, as the server last said (None: no timer)."""
+        for msg in reversed(self.socket.messages):
+            if msg["type"] in ("update", "welcome", "clock"):
+                return msg.get("deadline")
+        return None
+
+    @property
     def over(self) -> bool:
         return bool(self.view["over"])
 

@@ -101,7 +101,8 @@ def test_a_node_that_died_and_came_back_under_its_name_is_a_new_one_to_the_owner
 
             def keep_heard() -> None:
                 while not stop.wait(0.5):
-                    chatter.publish(node_channel(name(home)), json.dumps(ALIVE))
+                    alive = {"kind": "alive", "from": name(edge)}  # as the node says it
+                    chatter.publish(node_channel(name(home)), json.dumps(alive))
 
             heard = threading.Thread(target=keep_heard)
             heard.start()
@@ -123,9 +124,6 @@ def test_a_node_that_died_and_came_back_under_its_name_is_a_new_one_to_the_owner
             await a.close()
 
         asyncio.run(go())
-
-
-ALIVE = {"kind": "alive", "from": "n1"}
 
 
 def connected(watcher: Player, seat: int) -> bool | None:

@@ -89,6 +89,7 @@ class Moment:
         self.player: Player | None = None
         self.tid = ""
         self.before: tuple[int, dict[str, Any]] | None = None  # (seq, view) at the kill
+        self.deadline: float | None = None  # the turn's end, as the person had it then
         self.welcomes = 0  # welcomes got before the kill
 
     def make(self, home: Server, edge: Server, seed: int) -> None:
@@ -163,6 +164,11 @@ def thinking(server: Server) -> float:
     return metrics(server).get("taverna_bots_thinking", 0.0)
 
 
+def forwarded(server: Server) -> float:
+    """Socket messages an edge has sent on to their tables' owners."""
+    return metrics(server)["taverna_intents_forwarded_total"]
+
+
 class Locks:
     """Rows of the ``tables`` table held locked by the test, each in a transaction of its
     own: a write of that table's game waits on it (its fence check) until released."""
@@ -235,9 +241,10 @@ def test_the_owner_killed_at_every_moment_that_matters(pg: str, taker: str) -> N
             await asyncio.gather(
                 *(m.me.play_until(m.park, f"{m.label}: its moment") for m in cases)
             )
-            await strike({m.label: m.me for m in cases}, home, red, locks)
+            await strike({m.label: m.me for m in cases}, home, edge, red, locks)
             for m in cases:
                 m.before = (m.me.seq, m.me.view)
+                m.deadline = m.me.deadline
                 m.welcomes = len(m.me.welcomes)
             killed = time.monotonic()
             kill_all(home)
@@ -293,7 +300,9 @@ def check_table(m: Moment, record: dict[str, Any], url: str, taker: str) -> None
     assert node == taker and fence >= 2, (m.label, node, fence)
 
 
-async def strike(people: dict[str, Player], home: Server, red: OwnRedis, locks: Locks) -> None:
+async def strike(
+    people: dict[str, Player], home: Server, edge: Server, red: OwnRedis, locks: Locks
+) -> None:
     """Every moment under way at ``home``, held there; the kill comes next."""
     # the strong bot thinking at the owner (after the person's move, if it is theirs)
     slow = people["thinking"]
@@ -329,10 +338,15 @@ async def strike(people: dict[str, Player], home: Server, red: OwnRedis, locks: 
         return now == done and locks.waited_on(storing.table)
 
     await asyncio.to_thread(wait_for, stored, 2, "the owner did not store them")
-    # a move and a seña on their way: the owner dies before it hears them
+    # a move and a seña on their way: sent on by the edge to the owner, which dies
+    # before it hears them
+    before = await asyncio.to_thread(forwarded, edge)
     await people["sent"].act(choose(people["sent"]), wait=False)
     sign = people["seña sent"].view["may_signal"][0]
     await people["seña sent"].signal(sign, wait=False)
+    await asyncio.to_thread(
+        wait_for, lambda: forwarded(edge) == before + 2, 5, "the edge did not send them on"
+    )
 
 
 def choose(p: Player) -> dict[str, Any]:
@@ -363,6 +377,13 @@ async def play_on(m: Moment) -> None:
     if m.label in ("idle", "second hand", "window", "storing", "sent", "seña sent"):
         # nothing happened since (a seña takes no seq: not made, the view is the same)
         assert (welcome["seq"], welcome["view"]) == (seq, view), m.label
+        # and the person's time goes on from where it was: the time the owner was dead
+        # counts against nobody (its last heartbeat may give back a second)
+        assert m.deadline is not None and welcome["deadline"] >= m.deadline - 1, (
+            m.label,
+            welcome["deadline"],
+            m.deadline,
+        )
     elif m.label == "untold":  # the move was stored: the welcome tells it
         assert welcome["seq"] >= seq + 1, (m.label, welcome["seq"], seq)
         assert [u["seq"] for u in welcome["missed"]][:1] == [seq + 1], welcome["missed"]

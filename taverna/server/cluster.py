@@ -52,7 +52,7 @@ SCAN_SECONDS = 1.0
 #: seconds an edge waits for the answer to a hello before it says it again
 HELLO_AGAIN = 3.0
 #: seconds an owner waits for an edge that said nothing before it drops its proxies (an
-#: edge says it is alive to each owner it has sockets with every :data:`SCAN_SECONDS`)
+#: edge says it is alive to each owner it has sockets with every :data:`RENEW_SECONDS`)
 EDGE_GONE_SECONDS = LEASE_MS / 1000 + 2
 
 #: take a table if nobody holds its lease: its new token, or nil
@@ -306,15 +306,17 @@ class Cluster:
         raise RuntimeError(f"table {table_id}: no node could take it")
 
     async def _renewer(self) -> None:
-        """Renew this node's leases and say it is alive, and nothing else: a task of its
-        own, so that no takeover, scan or slow answer elsewhere delays a renewal past
-        the lease (a node busy taking tables over lost every table it had)."""
+        """Renew this node's leases and say it is alive (to every node, and to the owners
+        of its sockets' tables), and nothing else: a task of its own, so that no
+        takeover, scan or slow answer elsewhere delays a renewal past the lease (a node
+        busy taking tables over lost every table it had)."""
         while not self.closing:
             await asyncio.sleep(RENEW_SECONDS)
             try:
                 await self._renew_all()
                 await self._beat()
                 self.renewed_at = time.monotonic()
+                self._tell_owners()
             except Exception:
                 log.warning("node %s: Redis does not answer", self.node)
                 if time.monotonic() - self.renewed_at > LEASE_MS / 1000 * 0.8:
@@ -372,6 +374,14 @@ class Cluster:
 
     async def _beat(self) -> None:
         await self.redis.zadd(NODES_KEY, {self.node: time.time()})
+
+    def _tell_owners(self) -> None:
+        """Tell each node that owns a table with a socket here that this node is alive:
+        a person who thinks sends nothing for a while, and an owner that heard nothing
+        would take this node for dead and its players for gone (:meth:`_drop_gone_edges`)."""
+        for node in {owner_of(link.lease) for link in self.links.values() if link.lease}:
+            if node is not None and node != self.node:
+                self.post(node, {"kind": "alive", "from": self.node, "run": self.run})
 
     async def nodes(self) -> dict[str, float]:
         """Every node seen lately, with when (Unix time)."""
@@ -586,12 +596,6 @@ class Cluster:
             with contextlib.suppress(Exception):
                 if not await self.forward(link, again, time.perf_counter()):
                     continue  # the socket's loop takes the table over itself
-        # a person who thinks sends nothing for a while: each owner hears from this node
-        # anyway, or it would take it for dead and its players for gone
-        # (:meth:`_drop_gone_edges`)
-        for node in {owner_of(link.lease) for link in self.links.values() if link.lease}:
-            if node is not None and node != self.node:
-                self.post(node, {"kind": "alive", "from": self.node, "run": self.run})
 
     # ------------------------------------------------------------ the owner
 
