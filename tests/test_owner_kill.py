@@ -116,6 +116,11 @@ def my_turn(p: Player) -> bool:
     return p.my_turn
 
 
+def bot_or_me(p: Player) -> bool:
+    """The person's turn, or the bot's (then it is thinking already)."""
+    return p.my_turn or 1 in p.view["to_act"]
+
+
 def second_hand(p: Player) -> bool:
     return p.my_turn and p.view["hand_no"] >= 1
 
@@ -140,7 +145,7 @@ def moments() -> list[Moment]:
         Moment("idle", my_turn, **DOMINOES),
         Moment("second hand", second_hand, **MUS),
         Moment("window", window, muggins_wait=30, bot_forget=1.0, **CARDS),
-        Moment("thinking", my_turn, bot="expert", **DOMINOES),
+        Moment("thinking", bot_or_me, bot="expert", **DOMINOES),
         Moment("acked", my_turn, **DOMINOES),
         Moment("untold", my_turn, **DOMINOES),
         Moment("storing", my_turn, **DOMINOES),
@@ -220,6 +225,8 @@ def stopped(server: Server) -> Iterator[None]:
 
 @pytest.mark.parametrize("taker", ["the edge", "another node"])
 def test_the_owner_killed_at_every_moment_that_matters(pg: str, taker: str) -> None:
+    """``taker``: who takes the tables over — the edge (its sockets then play the tables
+    on there), or another node (the edge says hello to it for them)."""
     with nodes(
         pg,
         {"TAVERNA_BOT_OPTIONS": json.dumps(SLOW_EXPERT)},
@@ -235,13 +242,13 @@ def test_the_owner_killed_at_every_moment_that_matters(pg: str, taker: str) -> N
         taking, paused = (edge, other) if taker == "the edge" else (other, edge)
         locks = Locks(pg)
 
-        async def go() -> float:
+        async def go() -> tuple[float, float]:
             for m in cases:
                 await m.me.connect()
             await asyncio.gather(
                 *(m.me.play_until(m.park, f"{m.label}: its moment") for m in cases)
             )
-            await strike({m.label: m.me for m in cases}, home, edge, red, locks)
+            paused_at = await strike({m.label: m.me for m in cases}, home, edge, red, locks)
             for m in cases:
                 m.before = (m.me.seq, m.me.view)
                 m.deadline = m.me.deadline
@@ -249,6 +256,7 @@ def test_the_owner_killed_at_every_moment_that_matters(pg: str, taker: str) -> N
             killed = time.monotonic()
             kill_all(home)
             red.client().execute_command("CLIENT", "UNPAUSE")
+            paused_for = time.monotonic() - paused_at
             locks.release(by(cases, "storing").tid)  # the dead owner's write goes on, and fails
             # another node owns every table, taken over from its stored record
             with stopped(paused):
@@ -266,13 +274,16 @@ def test_the_owner_killed_at_every_moment_that_matters(pg: str, taker: str) -> N
                 await m.me.close()
             # nothing left behind: the games ended, the sockets closed
             await asyncio.to_thread(wait_for, lambda: settled(edge, other), 20, "a leak")
-            return took
+            return took, paused_for
 
         try:
-            took = asyncio.run(go())
+            took, paused_for = asyncio.run(go())
         finally:
             locks.close()
-        print(f"taken over by {name(taking)} {took:.1f} s after the kill")
+        print(
+            f"Redis's writes paused {paused_for:.2f} s for the kill; taken over by "
+            f"{name(taking)} {took:.1f} s after it"
+        )
         for m in cases:
             check_table(m, record_of(taking, m.tid), pg, name(taking))
 
@@ -302,11 +313,13 @@ def check_table(m: Moment, record: dict[str, Any], url: str, taker: str) -> None
 
 async def strike(
     people: dict[str, Player], home: Server, edge: Server, red: OwnRedis, locks: Locks
-) -> None:
-    """Every moment under way at ``home``, held there; the kill comes next."""
+) -> float:
+    """Every moment under way at ``home``, held there; the kill comes next. When Redis's
+    writes were paused (monotonic)."""
     # the strong bot thinking at the owner (after the person's move, if it is theirs)
-    slow = people["thinking"]
+    slow, deadline = people["thinking"], time.monotonic() + 60
     while await asyncio.to_thread(thinking, home) < 1:
+        assert time.monotonic() < deadline and not slow.over, "the strong bot never thought"
         if slow.my_turn:
             await slow.move()
     await people["acked"].move()
@@ -329,6 +342,7 @@ async def strike(
     # dropped if it closes first): the owner stores the first move and the seña, and
     # what it says of them dies with it
     red.client().execute_command("CLIENT", "PAUSE", 10_000, "WRITE")
+    paused = time.monotonic()
     done = locks.count("actions", untold.table) + 1, locks.count("signals", sena.table) + 1
     locks.release(untold.table)
     locks.release(sena.table)
@@ -347,6 +361,7 @@ async def strike(
     await asyncio.to_thread(
         wait_for, lambda: forwarded(edge) == before + 2, 5, "the edge did not send them on"
     )
+    return paused
 
 
 def choose(p: Player) -> dict[str, Any]:
