@@ -6,7 +6,9 @@ the answer it got (an ``ack``, an ``error``, or nothing: an act on its way when 
 owner died). :func:`check_acts` holds those against the stored record: every acked act
 stored once where it was made, no act stored that was refused, none stored twice.
 :func:`check_seen` holds every message against the engine replaying the record: each
-view, event and seña is what that seat may see, nothing more.
+view, event and seña is what that seat may see, nothing more. :func:`nodes` and
+:func:`start` make the cluster, its nodes started when the test wants them (the first
+alone, say, so that every table is its own).
 """
 
 from __future__ import annotations
