@@ -27,6 +27,7 @@ import json
 import logging
 import random
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -50,7 +51,8 @@ RENEW_SECONDS = 1.0
 SCAN_SECONDS = 1.0
 #: seconds an edge waits for the answer to a hello before it says it again
 HELLO_AGAIN = 3.0
-#: seconds an owner waits for an edge that said nothing before it drops its proxies
+#: seconds an owner waits for an edge that said nothing before it drops its proxies (an
+#: edge says it is alive to each owner it has sockets with every :data:`RENEW_SECONDS`)
 EDGE_GONE_SECONDS = LEASE_MS / 1000 + 2
 
 #: take a table if nobody holds its lease: its new token, or nil
@@ -170,6 +172,10 @@ class Cluster:
         #: owner side: link id -> (edge node, proxy connection in a room)
         self.proxies: dict[str, tuple[str, Conn]] = {}
         self._ids = itertools.count()
+        #: this run of the node: a node killed and started again under its name counts
+        #: its sockets anew, and an owner must never take a socket of this run for one
+        #: of a run before (:meth:`_heard_run`); its links' ids and messages carry it
+        self.run = uuid.uuid4().hex[:8]
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._calls: dict[str, asyncio.Future[Any]] = {}
         #: each edge socket's messages, one after the other: link id -> its last task
@@ -179,8 +185,9 @@ class Cluster:
         #: counters for /metrics and /api/health
         self.forwarded = 0
         self.takeovers = 0
-        #: when each edge node was last heard from (monotonic)
+        #: when each edge node was last heard from (monotonic), and its run then
         self.edges_seen: dict[str, float] = {}
+        self.edge_runs: dict[str, str] = {}
 
     # ------------------------------------------------------------- lifecycle
 
@@ -299,15 +306,17 @@ class Cluster:
         raise RuntimeError(f"table {table_id}: no node could take it")
 
     async def _renewer(self) -> None:
-        """Renew this node's leases and say it is alive, and nothing else: a task of its
-        own, so that no takeover, scan or slow answer elsewhere delays a renewal past
-        the lease (a node busy taking tables over lost every table it had)."""
+        """Renew this node's leases and say it is alive (to every node, and to the owners
+        of its sockets' tables), and nothing else: a task of its own, so that no
+        takeover, scan or slow answer elsewhere delays a renewal past the lease (a node
+        busy taking tables over lost every table it had)."""
         while not self.closing:
             await asyncio.sleep(RENEW_SECONDS)
             try:
                 await self._renew_all()
                 await self._beat()
                 self.renewed_at = time.monotonic()
+                self._tell_owners()
             except Exception:
                 log.warning("node %s: Redis does not answer", self.node)
                 if time.monotonic() - self.renewed_at > LEASE_MS / 1000 * 0.8:
@@ -365,6 +374,14 @@ class Cluster:
 
     async def _beat(self) -> None:
         await self.redis.zadd(NODES_KEY, {self.node: time.time()})
+
+    def _tell_owners(self) -> None:
+        """Tell each node that owns a table with a socket here that this node is alive:
+        a person who thinks sends nothing for a while, and an owner that heard nothing
+        would take this node for dead and its players for gone (:meth:`_drop_gone_edges`)."""
+        for node in {owner_of(link.lease) for link in self.links.values() if link.lease}:
+            if node is not None and node != self.node:
+                self.post(node, {"kind": "alive", "from": self.node, "run": self.run})
 
     async def nodes(self) -> dict[str, float]:
         """Every node seen lately, with when (Unix time)."""
@@ -439,6 +456,9 @@ class Cluster:
         sender = str(msg.get("from") or "")
         if sender:
             self.edges_seen[sender] = time.monotonic()
+            run = msg.get("run")
+            if run is not None and self.edge_runs.get(sender) != run:
+                self._heard_run(sender, str(run))
         if kind == "out":  # edge side: a message of the owner for a socket here
             link = self.links.get(msg["link"])
             if link is not None and msg.get("lease") == link.lease:
@@ -448,6 +468,8 @@ class Cluster:
                 link.conn.send_text(msg["text"])
         elif kind == "in":  # owner side: a socket's message, from its edge
             self._in_lane(sender, msg)
+        elif kind == "alive":  # owner side: an edge with sockets here, heard (above)
+            pass
         elif kind == "call":
             self._keep(self._answer_call(sender, msg))
         elif kind == "reply":
@@ -491,7 +513,7 @@ class Cluster:
     # ------------------------------------------------------------- the edge
 
     def link(self, table_id: str, conn: Conn, player_id: str | None) -> Link:
-        link = Link(f"{self.node}:{next(self._ids)}", table_id, conn, player_id)
+        link = Link(f"{self.node}:{self.run}:{next(self._ids)}", table_id, conn, player_id)
         self.links[link.id] = link
         return link
 
@@ -502,6 +524,7 @@ class Cluster:
                 {
                     "kind": "in",
                     "from": self.node,
+                    "run": self.run,
                     "link": link.id,
                     "table": link.table_id,
                     "leave": True,
@@ -522,6 +545,7 @@ class Cluster:
             {
                 "kind": "in",
                 "from": self.node,
+                "run": self.run,
                 "link": link.id,
                 "table": link.table_id,
                 "player": link.player_id,
@@ -536,7 +560,9 @@ class Cluster:
 
     async def _attach(self, link: Link) -> bool:
         """Find the owner of the link's table; False if it is this node (now)."""
-        where = await self.locate(link.table_id)
+        # as a new socket finds it: a table whose game ended (its owner let it go) is
+        # shown by this node, not taken over (:meth:`RoomHub.locate`)
+        where = await self.hub.locate(link.table_id)
         if not isinstance(where, str):
             link.local.set()
             return False
@@ -578,6 +604,17 @@ class Cluster:
     def proxy_gone(self, link_id: str) -> Conn | None:
         found = self.proxies.pop(link_id, None)
         return found[1] if found else None
+
+    def _heard_run(self, edge: str, run: str) -> None:
+        """An edge's run heard for the first time: the sockets of its runs before (a node
+        that died and came back under its name) died with them, and their players are
+        away, as when a socket closes."""
+        self.edge_runs[edge] = run
+        this_run = f"{edge}:{run}:"
+        for link_id, (node, conn) in list(self.proxies.items()):
+            if node == edge and not link_id.startswith(this_run):
+                self.proxies.pop(link_id, None)
+                self.hub.proxy_left(conn)
 
     def _drop_gone_edges(self) -> None:
         """Forget the sockets of edges not heard from for a while (a node that died):
