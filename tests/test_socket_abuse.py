@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import websockets
 
-from .server_helpers import Person, Seat, Server, database_url
+from .server_helpers import Person, Seat, Server, database_url, rss_mb
 
 
 @pytest.fixture(scope="module")
@@ -165,15 +165,6 @@ def test_a_catch_up_too_long_is_a_snapshot(tight: Server) -> None:
     asyncio.run(go())
 
 
-def _rss_mb(server: Server) -> float:
-    assert server.proc is not None
-    with open(f"/proc/{server.proc.pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
-
-
 @pytest.mark.slow
 def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
     """Three sockets each send a thousand hellos from the start of a long game and
@@ -192,7 +183,7 @@ def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
             await seat.connect()
             await seat.play(until=lambda v: v["hand_no"] >= 2 or v["over"])
             await seat.close()
-            before = _rss_mb(srv)
+            before = rss_mb(srv)
             hello = json.dumps({"type": "hello", "last_seq": 0})
             sockets = [
                 await websockets.connect(f"{srv.ws}/ws/tables/{tid}", max_size=None)
@@ -202,7 +193,7 @@ def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
                 for _ in range(1000):
                     await ws.send(hello)
             await asyncio.sleep(2)
-            grown = _rss_mb(srv) - before
+            grown = rss_mb(srv) - before
             assert grown < 150, f"the server grew by {grown:.0f} MB"
             for ws in sockets:
                 with pytest.raises(websockets.ConnectionClosed) as closed:
