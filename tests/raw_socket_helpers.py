@@ -47,6 +47,9 @@ class RawSocket:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        #: the client's address as the server sees it (and logs it)
+        host, port = writer.get_extra_info("sockname")[:2]
+        self.address = f"{host}:{port}"
 
     @classmethod
     async def open(cls, server: Server, path: str) -> RawSocket:

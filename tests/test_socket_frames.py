@@ -184,3 +184,48 @@ def test_a_client_that_does_not_read_is_not_read_either_and_is_cut(tmp_path: Any
         assert max(s for s in attacker.lasted if s is not None) < CUT_WITHIN
     finally:
         srv.stop()
+
+
+def test_what_a_client_did_wrong_is_one_line_in_the_log_without_a_traceback(
+    server: Server,
+) -> None:
+    ana = Person(server, "Ana")
+    played = ana.play_at("dominoes", settings={"target": 250}, bots={1: "greedy"})
+    path = f"/ws/tables/{played}"
+
+    async def go() -> tuple[list[str], str]:
+        wrong = []
+        for _ in range(3):  # text that is not UTF-8
+            sock = await RawSocket.open(server, path)
+            await sock.write(HELLO)
+            await sock.write(frame(TEXT, b'{"type": "\xff\xfe"}'))
+            assert await sock.read_close(10) == 1007
+            wrong.append(sock.address)
+        # a spectator that asks until the server's answers back up unread, then waits,
+        # never reading, while the table is played: the keepalive cuts it
+        watcher = await RawSocket.open(server, path)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(_asks_never_reads(watcher), 2)
+        seat = Seat(server, played, ana.cookie)
+        await seat.connect()
+        play = TimedPlay(seat, think=0.05)
+        playing = asyncio.create_task(play.run())
+        deadline = time.monotonic() + 60
+        while watcher.address not in server.log_text() and "Traceback" not in server.log_text():
+            assert time.monotonic() < deadline, "the spectator that does not read is not cut"
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)  # updates go on after the cut: none may fail loudly
+        play.stop()
+        await playing
+        await seat.close()
+        watcher.abort()
+        return wrong, watcher.address
+
+    wrong, watcher = asyncio.run(go())
+    log = server.log_text()
+    assert "Traceback" not in log
+    for address in wrong:
+        lines = [line for line in log.splitlines() if address in line]
+        assert len(lines) == 1 and "1007" in lines[0] and "UTF-8" in lines[0], lines
+    lines = [line for line in log.splitlines() if watcher in line]
+    assert len(lines) == 1 and "cut off" in lines[0], lines
