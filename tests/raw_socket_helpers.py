@@ -9,6 +9,7 @@ import base64
 import contextlib
 import json
 import os
+import socket
 import statistics
 import struct
 import time
@@ -21,18 +22,21 @@ TEXT, CONT, CLOSE, PING = 0x1, 0x0, 0x8, 0x9
 
 def frame(opcode: int, payload: bytes = b"", fin: bool = True) -> bytes:
     """One client frame: ``opcode``, ``payload`` masked with a random key."""
-    head = bytes([(0x80 if fin else 0) | opcode])
     n = len(payload)
-    if n < 126:
-        head += bytes([0x80 | n])
-    elif n < 1 << 16:
-        head += bytes([0x80 | 126]) + struct.pack("!H", n)
-    else:
-        head += bytes([0x80 | 127]) + struct.pack("!Q", n)
     mask = os.urandom(4)
     key = (mask * (n // 4 + 1))[:n]
     masked = (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(n, "big")
-    return head + mask + masked
+    return head(opcode, n, fin, mask) + masked
+
+
+def head(opcode: int, length: int, fin: bool = True, mask: bytes = b"\0\0\0\0") -> bytes:
+    """A client frame's header, its mask key last: what precedes ``length`` bytes."""
+    first = bytes([(0x80 if fin else 0) | opcode])
+    if length < 126:
+        return first + bytes([0x80 | length]) + mask
+    if length < 1 << 16:
+        return first + bytes([0x80 | 126]) + struct.pack("!H", length) + mask
+    return first + bytes([0x80 | 127]) + struct.pack("!Q", length) + mask
 
 
 def text(message: Any) -> bytes:
@@ -52,8 +56,15 @@ class RawSocket:
         self.address = f"{host}:{port}"
 
     @classmethod
-    async def open(cls, server: Server, path: str) -> RawSocket:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    async def open(cls, server: Server, path: str, rcvbuf: int | None = None) -> RawSocket:
+        """Upgraded to WebSocket at ``path``; ``rcvbuf``: the kernel's receive buffer
+        made that small, for the server's writes to back up sooner."""
+        sock = socket.socket()
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+        reader, writer = await asyncio.open_connection(sock=sock)
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write(
             (
@@ -79,7 +90,6 @@ class RawSocket:
         """Read (and drop) what the server sends until it closes: the code of its close
         frame, 1006 for a connection dropped without one, None if still open after
         ``timeout`` seconds."""
-        code = 1006
         try:
             async with asyncio.timeout(timeout):
                 while True:
@@ -90,13 +100,12 @@ class RawSocket:
                     elif n == 127:
                         (n,) = struct.unpack("!Q", await self.reader.readexactly(8))
                     payload = await self.reader.readexactly(n)
-                    if b0 & 0x0F == CLOSE and len(payload) >= 2:
-                        code = struct.unpack("!H", payload[:2])[0]
+                    if b0 & 0x0F == CLOSE:
+                        return int(struct.unpack("!H", payload[:2])[0]) if payload else 1005
         except TimeoutError:
             return None
         except (asyncio.IncompleteReadError, ConnectionError):
-            return code
-        return code  # pragma: no cover - the loop ends by an exception
+            return 1006
 
     def abort(self) -> None:
         with contextlib.suppress(Exception):

@@ -229,3 +229,26 @@ def test_what_a_client_did_wrong_is_one_line_in_the_log_without_a_traceback(
         assert len(lines) == 1 and "1007" in lines[0] and "UTF-8" in lines[0], lines
     lines = [line for line in log.splitlines() if watcher in line]
     assert len(lines) == 1 and "cut off" in lines[0], lines
+    # and counted, for the operator's graphs
+    figures = ana.http.get("/metrics").text
+    assert 'taverna_connections_refused_total{limit="frames"} 3.0' in figures
+    assert 'taverna_connections_refused_total{limit="keepalive"} 1.0' in figures
+
+
+def test_a_message_in_a_few_frames_and_a_few_pings_are_served(server: Server) -> None:
+    """What a well-behaved client may do: a message in several frames, pings now and then."""
+    ana = Person(server, "Ana")
+    tid = ana.create("dominoes")["id"]
+
+    async def go() -> None:
+        seat = Seat(server, tid, ana.cookie)
+        await seat.connect()
+        await seat.ws.send(iter(['{"type": "ping",', ' "id": ', '"in three"}']))
+        assert (await seat.expect("pong"))["id"] == "in three"
+        for _ in range(10):
+            await asyncio.wait_for(await seat.ws.ping(), 10)
+        await seat.send({"type": "ping", "id": "still here"})
+        assert (await seat.expect("pong"))["id"] == "still here"
+        await seat.close()
+
+    asyncio.run(go())

@@ -28,6 +28,7 @@ from uvicorn.config import Config as UvicornConfig
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
 
 from .guard import Budget
 
@@ -127,10 +128,10 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         for event in self.conn.events_received():
             if self.transport.is_closing():
                 return  # refused: nothing more of the client's is heard
-            if isinstance(event, Frame):
-                self.handle_frame(event)
-            else:
+            if isinstance(event, Request):
                 self.handle_connect(event)
+            elif isinstance(event, Frame):
+                self.handle_frame(event)
 
     def handle_frame(self, frame: Frame) -> None:
         if frame.opcode == Opcode.CONT:
