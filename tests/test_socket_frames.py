@@ -252,3 +252,56 @@ def test_a_message_in_a_few_frames_and_a_few_pings_are_served(server: Server) ->
         await seat.close()
 
     asyncio.run(go())
+
+
+class _Transport:
+    """A connection whose client reads nothing: a close never completes, only abort."""
+
+    def __init__(self) -> None:
+        self.closing = False
+        self.aborted = asyncio.Event()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 40000), "sockname": ("127.0.0.1", 8000)}.get(name)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True  # and the bytes it holds wait for the client, for ever
+
+    def abort(self) -> None:
+        self.closing = True
+        self.aborted.set()
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+def test_a_connection_still_closing_a_keepalive_round_later_is_dropped() -> None:
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from taverna.server.frames import GuardedWebSocket
+
+    async def go() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            pass
+
+        config = Config(app, ws_ping_interval=0.05, ws_ping_timeout=0.05, log_config=None)
+        config.load()
+        protocol = GuardedWebSocket(config, ServerState(), {}, asyncio.get_running_loop())
+        transport = _Transport()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        protocol.start_keepalive()
+        protocol.close_sent = True  # the app closed; the client never answers
+        transport.close()
+        await asyncio.wait_for(transport.aborted.wait(), 5)
+
+    asyncio.run(go())
