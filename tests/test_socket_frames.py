@@ -102,6 +102,15 @@ def _under_attack(server: Server, attack: Attack, seconds: float, read: bool) ->
     return attacker
 
 
+def _assert_cut(attacker: Attacker) -> None:
+    """Every attacking socket was cut (but the last, perhaps opened as the attack ended),
+    each within :data:`CUT_WITHIN` seconds."""
+    cut = [s for s in attacker.lasted if s is not None]
+    assert cut, "the attacking socket was never cut"
+    assert None not in attacker.lasted[:-1]
+    assert max(cut) < CUT_WITHIN, _lasted(attacker.lasted)
+
+
 def _first(play: TimedPlay, n: int) -> TimedPlay:
     first = TimedPlay(play.seat)
     first.times = play.times[:n]
@@ -136,8 +145,7 @@ def test_a_message_of_endless_empty_frames_is_cut_and_other_tables_play_on(
     server: Server,
 ) -> None:
     attacker = _under_attack(server, _empty_continuations, seconds=6, read=True)
-    assert None not in attacker.lasted[:-1]
-    assert max(s for s in attacker.lasted if s is not None) < CUT_WITHIN
+    _assert_cut(attacker)
     # message too big: the frames of one message are counted, empty ones too (1006: the
     # server dropped the rest of the attack unread, and with it the close frame at times)
     assert 1009 in attacker.codes and set(attacker.codes) <= {1009, 1006}
@@ -155,8 +163,7 @@ async def _ping_flood(sock: RawSocket) -> None:
 @pytest.mark.parametrize("read", [False, True], ids=["never-reads", "reads"])
 def test_a_ping_flood_is_cut_and_the_server_stays_small(server: Server, read: bool) -> None:
     attacker = _under_attack(server, _ping_flood, seconds=6, read=read)
-    assert None not in attacker.lasted[:-1]
-    assert max(s for s in attacker.lasted if s is not None) < CUT_WITHIN
+    _assert_cut(attacker)
     if read:  # too many pings (1006: the close frame dropped with the rest, at times)
         assert 1008 in attacker.codes and set(attacker.codes) <= {1008, 1006}
 
@@ -180,8 +187,7 @@ def test_a_client_that_does_not_read_is_not_read_either_and_is_cut(tmp_path: Any
     ).start()
     try:
         attacker = _under_attack(srv, _asks_never_reads, seconds=8, read=False)
-        assert None not in attacker.lasted[:-1]
-        assert max(s for s in attacker.lasted if s is not None) < CUT_WITHIN
+        _assert_cut(attacker)
     finally:
         srv.stop()
 
