@@ -175,8 +175,8 @@ def server_config(app: FastAPI, config: Config) -> uvicorn.Config:
         access_log=config.access_log,
         http=timed_http(config.header_timeout),
         ws=guarded_websocket(cut),
-        # a larger frame closes the socket (1009); a larger message up to this gets a
-        # clear error from the app (TAVERNA_MAX_MESSAGE), the socket kept
+        # a message over this closes the socket (1009); one over TAVERNA_MAX_MESSAGE and
+        # up to this gets a clear error from the app, the socket kept
         ws_max_size=1 << 20,
         ws_ping_interval=config.ws_ping_interval,
         ws_ping_timeout=config.ws_ping_timeout,
