@@ -223,27 +223,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             if refused is not None:
                 print(f"taverna serve: {refused[1]}", file=sys.stderr)
                 return refused[0]
-        import uvicorn
-
-        from .server.app import ClubServer, create_app
-        from .server.guard import timed_http
+        from .server.app import ClubServer, create_app, server_config
         from .server.logs import configure
 
         configure(config.log_format, config.node)
         logging.getLogger("alembic").setLevel(logging.WARNING)
         app = create_app(config)
-        server = ClubServer(
-            uvicorn.Config(
-                app,
-                log_config=None,  # uvicorn's lines go through the same log as ours
-                log_level="warning",
-                access_log=config.access_log,
-                ws_max_size=1 << 20,  # larger messages get a clear error from the app, not a close
-                ws_per_message_deflate=config.ws_compression,
-                http=timed_http(config.header_timeout),  # headers whole in time, or cut off
-            ),
-            app,
-        )
+        server = ClubServer(server_config(app, config), app)
         if config.access_log:
             # one line per HTTP request (client, method, path, status); uvicorn tells of
             # each WebSocket on its error log, at INFO among its start-up chatter

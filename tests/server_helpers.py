@@ -141,6 +141,16 @@ class Server:
                 self.kill()
 
 
+def rss_mb(server: Server) -> float:
+    """The server process's resident memory, in MiB."""
+    assert server.proc is not None
+    with open(f"/proc/{server.proc.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
 class Person:
     """A person with a browser session: HTTP calls with their cookie."""
 

@@ -9,10 +9,12 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import websockets
 
-from .server_helpers import Person, Seat, Server, database_url
+from .raw_socket_helpers import TEXT, RawSocket, TimedPlay, head, text
+from .server_helpers import Person, Seat, Server, database_url, rss_mb
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +105,45 @@ def test_a_flooding_client_is_told_then_cut_off(tight: Server) -> None:
     asyncio.run(go())
 
 
+@pytest.mark.parametrize("size", [(1 << 20) + 1, 16 << 20], ids=["1MiB", "16MiB"])
+def test_a_frame_too_large_closes_the_socket_with_1009_before_it_is_read(
+    tight: Server, size: int
+) -> None:
+    """The frame's header says its size: the socket is closed then, its bytes never held."""
+    ana = Person(tight, "Ana")
+    tid = ana.create("dominoes")["id"]
+
+    async def go() -> None:
+        sock = await RawSocket.open(tight, f"/ws/tables/{tid}")
+        await sock.write(text({"type": "hello", "last_seq": None}))
+        await sock.write(head(TEXT, size) + b"x" * 1000)
+        assert await sock.read_close(10) == 1009
+        sock.abort()
+        other = Seat(tight, tid, ana.cookie)
+        await other.connect()
+        await _still_alive(other)
+        await other.close()
+
+    asyncio.run(go())
+
+
+def test_ten_thousand_tiny_messages_at_once_are_cut_with_1008(tight: Server) -> None:
+    ana = Person(tight, "Ana")
+    tid = ana.create("dominoes")["id"]
+
+    async def go() -> None:
+        sock = await RawSocket.open(tight, f"/ws/tables/{tid}")
+        await sock.write(text({"type": "ping"}) * 10_000)
+        assert await sock.read_close(10) == 1008
+        sock.abort()
+        other = Seat(tight, tid, ana.cookie)
+        await other.connect()
+        await _still_alive(other)
+        await other.close()
+
+    asyncio.run(go())
+
+
 def test_sockets_are_limited_per_address_and_per_session(tight: Server) -> None:
     people = [Person(tight, f"P{i}") for i in range(3)]
     tid = people[0].create("dominoes")["id"]
@@ -165,23 +206,17 @@ def test_a_catch_up_too_long_is_a_snapshot(tight: Server) -> None:
     asyncio.run(go())
 
 
-def _rss_mb(server: Server) -> float:
-    assert server.proc is not None
-    with open(f"/proc/{server.proc.pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
-
-
 @pytest.mark.slow
 def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
     """Three sockets each send a thousand hellos from the start of a long game and
-    never read: each is cut off once its queue is full, and the server stays small."""
+    never read: once what they are sent backs up they are not read either, the
+    keepalive cuts each off, and the server stays small."""
     srv = Server(
         database_url("sqlite", tmp_path),
-        TAVERNA_SOCKET_RATE="100000/1",  # only the queue limit stands in the way here
+        TAVERNA_SOCKET_RATE="100000/1",  # only the sockets' own limits stand in the way
         TAVERNA_SOCKET_QUEUE_BYTES=str(1 << 20),
+        TAVERNA_WS_PING_INTERVAL="1",
+        TAVERNA_WS_PING_TIMEOUT="2",
     ).start()
     try:
         ana = Person(srv, "Ana")
@@ -192,7 +227,7 @@ def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
             await seat.connect()
             await seat.play(until=lambda v: v["hand_no"] >= 2 or v["over"])
             await seat.close()
-            before = _rss_mb(srv)
+            before = rss_mb(srv)
             hello = json.dumps({"type": "hello", "last_seq": 0})
             sockets = [
                 await websockets.connect(f"{srv.ws}/ws/tables/{tid}", max_size=None)
@@ -201,14 +236,16 @@ def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
             for ws in sockets:
                 for _ in range(1000):
                     await ws.send(hello)
-            await asyncio.sleep(2)
-            grown = _rss_mb(srv) - before
+            deadline = asyncio.get_running_loop().time() + 30
+            while srv.log_text().count("cut off, the client does not") < 3:
+                assert asyncio.get_running_loop().time() < deadline, srv.log_text()
+                await asyncio.sleep(0.1)
+            grown = rss_mb(srv) - before
             assert grown < 150, f"the server grew by {grown:.0f} MB"
             for ws in sockets:
-                with pytest.raises(websockets.ConnectionClosed) as closed:
+                with pytest.raises(websockets.ConnectionClosed):
                     while True:
-                        await ws.recv()
-                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+                        await asyncio.wait_for(ws.recv(), 10)
             # and everybody else is served as ever
             other = Seat(srv, tid, ana.cookie)
             await other.connect()
@@ -218,3 +255,85 @@ def test_clients_that_never_read_cannot_grow_the_server(tmp_path: Any) -> None:
         asyncio.run(go())
     finally:
         srv.stop()
+
+
+def test_a_client_whose_answers_pile_up_is_cut_loose(tmp_path: Any) -> None:
+    """A hundred hellos from the start of a long game in one write, never read (and
+    little room in the network for what is sent): the welcomes wait past
+    TAVERNA_SOCKET_QUEUE_BYTES, and the connection is cut loose and counted."""
+    srv = Server(
+        database_url("sqlite", tmp_path),
+        TAVERNA_SOCKET_RATE="100000/1",  # only the queue limit stands in the way here
+        TAVERNA_SOCKET_QUEUE_BYTES=str(64 << 10),  # some eight welcomes
+    ).start()
+    try:
+        ana = Person(srv, "Ana")
+        tid = ana.play_at("dominoes", settings={"target": 250}, bots={1: "greedy"})
+
+        async def go() -> None:
+            seat = Seat(srv, tid, ana.cookie)
+            await seat.connect()
+            await seat.play(until=lambda v: v["hand_no"] >= 2 or v["over"])
+            await seat.close()
+            sock = await RawSocket.open(srv, f"/ws/tables/{tid}", rcvbuf=4096)
+            await sock.write(text({"type": "hello", "last_seq": 0}) * 100)
+            deadline = asyncio.get_running_loop().time() + 30
+            async with httpx.AsyncClient(base_url=srv.http) as client:
+                while 'limit="queue"' not in (await client.get("/metrics")).text:
+                    assert asyncio.get_running_loop().time() < deadline, "not cut"
+                    await asyncio.sleep(0.1)
+            sock.abort()
+
+        asyncio.run(go())
+    finally:
+        srv.stop()
+
+
+@pytest.mark.slow
+def test_three_hundred_spectators_that_never_read_leave_the_server_flat(tmp_path: Any) -> None:
+    """Three hundred sockets watch a table being played, say hello and never read: the
+    server stays small and the player's moves keep coming (figures: `pytest -s`)."""
+    srv = Server(database_url("sqlite", tmp_path)).start()
+    try:
+        ana = Person(srv, "Ana")
+        tid = ana.play_at("dominoes", settings={"target": 250}, bots={1: "greedy"})
+
+        async def go() -> None:
+            seat = Seat(srv, tid, ana.cookie)
+            await seat.connect()
+            play = TimedPlay(seat, think=0.05)
+            playing = asyncio.create_task(play.run())
+            await asyncio.sleep(1)
+            quiet = list(play.times)
+            before = rss_mb(srv)
+            watchers = []
+            for _ in range(300):
+                sock = await RawSocket.open(srv, f"/ws/tables/{tid}")
+                await sock.write(text({"type": "hello", "last_seq": 0}))
+                watchers.append(sock)
+            await asyncio.sleep(5)
+            grown = rss_mb(srv) - before
+            play.stop()
+            await playing
+            loud = play.times[len(quiet) :]
+            print(
+                f"\n  moves before: {len(quiet)}, p50 {_ms(quiet, 0.5)}; with 300 spectators "
+                f"that never read: {len(loud)}, p50 {_ms(loud, 0.5)}, max {_ms(loud, 1)}; "
+                f"the server grew by {grown:.0f} MB"
+            )
+            assert grown < 100, f"the server grew by {grown:.0f} MB"
+            assert loud and max(loud) < 2.0
+            for sock in watchers:
+                sock.abort()
+            await seat.close()
+
+        asyncio.run(go())
+    finally:
+        srv.stop()
+
+
+def _ms(times: list[float], q: float) -> str:
+    if not times:
+        return "-"
+    ordered = sorted(times)
+    return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000:.0f} ms"

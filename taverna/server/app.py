@@ -6,9 +6,10 @@ client, each concern a router of its own module:
 - :mod:`.operators` health and metrics; :mod:`.sockets` the WebSockets
   (messages in :mod:`.protocol`); :mod:`.pages` the web client's pages.
 
-    uvicorn --factory taverna.server.app:create_app
+    taverna serve
 
-or ``taverna serve``. See ``docs/protocol.md`` for the WebSocket messages.
+which runs it with :func:`server_config` (uvicorn on its own would leave out the
+limits set there). See ``docs/protocol.md`` for the WebSocket messages.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ from . import (
 )
 from .config import Config
 from .errors import ERRORS
-from .guard import Guard
+from .frames import guarded_websocket
+from .guard import Guard, timed_http
 from .rooms import RoomHub
 
 log = logging.getLogger("taverna.server")
@@ -156,6 +158,33 @@ async def _collect_now_and_then() -> None:
         log.debug(
             "full collection: %d objects freed in %.3f s", found, time.perf_counter() - started
         )
+
+
+def server_config(app: FastAPI, config: Config) -> uvicorn.Config:
+    """uvicorn's settings for the club: every way of serving it (``taverna serve``, the
+    benches and tests through it) takes these, for its limits live here as much as in
+    the app: request headers on time (:func:`.guard.timed_http`), and a WebSocket's
+    frames, reading and keepalive (:mod:`.frames`)."""
+
+    def cut(limit: str) -> None:
+        hub: RoomHub | None = getattr(app.state, "hub", None)
+        if hub is not None:
+            hub.metrics.connections_refused.labels(limit=limit).inc()
+
+    return uvicorn.Config(
+        app,
+        log_config=None,  # uvicorn's lines go through the same log as ours
+        log_level="warning",
+        access_log=config.access_log,
+        http=timed_http(config.header_timeout),
+        ws=guarded_websocket(cut),
+        # a message over this closes the socket (1009); one over TAVERNA_MAX_MESSAGE and
+        # up to this gets a clear error from the app, the socket kept
+        ws_max_size=1 << 20,
+        ws_ping_interval=config.ws_ping_interval,
+        ws_ping_timeout=config.ws_ping_timeout,
+        ws_per_message_deflate=config.ws_compression,
+    )
 
 
 class ClubServer(uvicorn.Server):

@@ -76,6 +76,10 @@ class Config:
     )
     #: the most missed updates a welcome replays; beyond, it sends the state alone
     max_catch_up: int = field(default_factory=lambda: int(_env("MAX_CATCH_UP", "500")))
+    #: seconds between two keepalive pings on a WebSocket, and seconds its client has to
+    #: answer one; a client that does not (or does not read what it is sent) is cut off
+    ws_ping_interval: float = field(default_factory=lambda: float(_env("WS_PING_INTERVAL", "20")))
+    ws_ping_timeout: float = field(default_factory=lambda: float(_env("WS_PING_TIMEOUT", "20")))
     #: WebSocket messages compressed (permessage-deflate) when a client offers it: a
     #: table's messages are small JSON, and compressing each cost a tenth of the
     #: server's CPU under load (docs/operations.md), so it is off unless asked for

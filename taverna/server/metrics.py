@@ -161,7 +161,9 @@ class Metrics:
         self.connections_refused = Counter(
             "taverna_connections_refused",
             "WebSockets refused or cut off by a limit: address, session (too many at "
-            "once), rate (too many messages), queue (a client that does not read)",
+            "once), rate (too many messages), queue (a client that does not read), frames "
+            "(a frame or message refused under the app), pings (too many pings and pongs), "
+            "keepalive (no pong in time)",
             ["limit"],
             registry=r,
         )
