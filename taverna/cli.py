@@ -449,7 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--node",
         default=None,
-        help="this node's name in the cluster (default: TAVERNA_NODE, else HOST:PORT)",
+        help="this node's name, in its health, metrics and log (default: TAVERNA_NODE, "
+        "else main; with --redis, HOST:PORT)",
     )
     p.set_defaults(func=_cmd_serve)
 

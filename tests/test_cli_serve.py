@@ -87,6 +87,8 @@ def test_serve_help_shows_the_defaults(tmp_path: Path) -> None:
     assert "TAVERNA_DATABASE_URL, else sqlite:///taverna.db" in text
     assert "--access-log" in text
     assert "--log-format" in text and "TAVERNA_LOG_FORMAT, else text" in text
+    # the node's name as /api/health, the README and docs/operations.md say it
+    assert "TAVERNA_NODE, else main; with --redis, HOST:PORT" in text
 
 
 async def _visit_the_lobby(port: int) -> None:

@@ -53,6 +53,11 @@ DATABASE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 #: why a strong bot's decision was made on its node, not by a bot worker: Redis not
 #: configured, not answering, no worker seen, the queue behind, no answer in time, or
 #: the worker could not decide (docs/scaling.md)
+#: the limits a WebSocket may be refused or cut off by (taverna_connections_refused)
+CONNECTION_LIMITS = ("address", "session", "rate", "queue", "frames", "pings", "keepalive")
+#: the server's own reasons to refuse an intent (taverna_moves_refused; the engines'
+#: reasons are counted too, each from its first refusal)
+SERVER_REFUSALS = ("not_stored", "restarting", "spectator", "not_joined", "not_your_turn")
 LOCAL_REASONS = ("no_redis", "redis_error", "no_workers", "backlog", "timed_out", "refused")
 #: what became of a job for the node's thinking processes (taverna.server.thinking)
 THINKING_OUTCOMES = (
@@ -167,6 +172,11 @@ class Metrics:
             ["limit"],
             registry=r,
         )
+        # every series there from the start, at 0: an alert on a rate reads 0, not "no data"
+        for limit in CONNECTION_LIMITS:
+            self.connections_refused.labels(limit=limit)
+        for reason in SERVER_REFUSALS:
+            self.moves_refused.labels(reason=reason)
 
     def watch(self, hub: RoomHub) -> None:
         """Read the hub's live figures when scraped (once the app has a hub)."""

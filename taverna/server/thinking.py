@@ -217,15 +217,17 @@ class Thinkers:
         self._next()
 
     def close(self) -> None:
-        """Stop: nothing more starts, and the processes go (a search under way is
-        abandoned)."""
+        """Stop: nothing more starts, and the processes end. A search under way is
+        let finish (its answer is dropped: a fraction of a second), so that the pools
+        release their semaphores and queues before the server exits (else Python's
+        resource tracker warns of leaked semaphores at every stop)."""
         self.closed = True
         for job in self.waiting:
             job.future.cancel()
         self.waiting = []
         for executor in (self._decisions, self._background):
             if executor is not None:
-                executor.shutdown(wait=False, cancel_futures=True)
+                executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _processes(count: int, initializer: Callable[[int], None]) -> ProcessPoolExecutor:
