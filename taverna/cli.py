@@ -219,12 +219,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 return refused[0]
         import uvicorn
 
+        from . import native
         from .server.app import ClubServer, create_app
         from .server.guard import timed_http
         from .server.logs import configure
 
         configure(config.log_format, config.node)
         logging.getLogger("alembic").setLevel(logging.WARNING)
+        native.pass_to_children()  # its bots run the build its tables run
         app = create_app(config)
         server = ClubServer(
             uvicorn.Config(
