@@ -202,7 +202,8 @@ def copy(tmp_path: Path) -> Iterator[Copy]:
     made.stop()
 
 
-COMPILED = f"compiled (mypyc {native._manifest()['mypyc']}, matches the source)"  # type: ignore[index]
+#: what a process of the copy says of its compiled build (the same as this one's)
+COMPILED = str(native.built_status())
 
 
 def test_a_background_build_returns_at_once_and_the_club_runs_the_source_meanwhile(
