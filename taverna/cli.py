@@ -223,11 +223,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             if refused is not None:
                 print(f"taverna serve: {refused[1]}", file=sys.stderr)
                 return refused[0]
+        from . import native
         from .server.app import ClubServer, create_app, server_config
         from .server.logs import configure
 
         configure(config.log_format, config.node)
         logging.getLogger("alembic").setLevel(logging.WARNING)
+        native.pass_to_children()  # its bots run the build its tables run
         app = create_app(config)
         server = ClubServer(server_config(app, config), app)
         if config.access_log:

@@ -12,11 +12,19 @@ When ``taverna`` is imported, :func:`choose` decides which build the process run
 
 * the compiled one when its manifest matches the source byte for byte;
 * the pure-Python source when ``TAVERNA_ENGINES=python`` asks for it, when nothing was
-  compiled, or when a source changed since it was compiled (a **stale** build is never
-  run: an editable install whose engine was edited runs that edit; ``make install`` or
-  ``make test`` compiles it again).
+  compiled, while a build is being made (``make serve`` compiles beside the server:
+  the build holds :data:`LOCK` and writes the manifest last), or when a source changed
+  since it was compiled (a **stale** build is never run: an editable install whose
+  engine was edited runs that edit; ``make install`` or ``make test`` compiles it
+  again).
 
-:func:`status` says which, and why: ``taverna bench`` prints it and the tests report it.
+A process keeps the build it chose: one that runs the source imports every engine from
+its source even where compiled modules appear later (a build that ends while it runs
+is used from its next start), and a server hands its choice to the processes it starts
+(:func:`pass_to_children`), so that its bots never run another build than its tables.
+
+:func:`status` says which, and why: the server's log, ``taverna bench`` and the tests
+print it.
 """
 
 from __future__ import annotations
@@ -37,6 +45,11 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent
 #: what the build compiled from which source (written by scripts/build_engines.py)
 MANIFEST = ROOT / "games" / "_compiled.json"
+#: held by a build while it runs (scripts/build_engines.py), so that two never race and
+#: a process started meanwhile knows why nothing is compiled
+LOCK = ROOT / "games" / "_compiled.lock"
+#: what a build made in the background said (``make serve``)
+BUILD_LOG = ROOT / "games" / "_compiled.log"
 #: the environment variable that forces the pure-Python build
 ENV = "TAVERNA_ENGINES"
 
@@ -98,6 +111,35 @@ class Status:
     def __str__(self) -> str:
         return f"{self.build} ({self.why})"
 
+    @property
+    def said(self) -> str:
+        """For a log: ``compiled (…)`` or ``pure Python (…)``."""
+        return f"{'compiled' if self.build == 'compiled' else 'pure Python'} ({self.why})"
+
+
+#: why nothing compiled runs while a build is under way
+BEING_MADE = "the compiled build is being made; it is used from the next start"
+
+
+def building() -> bool:
+    """Whether a build is under way: it holds :data:`LOCK` (``flock``, released by the
+    system however the build ends)."""
+    if sys.platform == "win32":  # no build beside a running process there
+        return False
+    import fcntl
+
+    try:
+        fd = os.open(LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
 
 def _manifest() -> dict[str, object] | None:
     try:
@@ -109,7 +151,15 @@ def _manifest() -> dict[str, object] | None:
 
 def built_status() -> Status:
     """What the files on disk allow, whatever the environment asks: ``compiled`` when a
-    manifest lists every module with its source's digest and its extension is there."""
+    manifest lists every module with its source's digest and its extension is there
+    (a build writes the manifest last)."""
+    found = _on_disk()
+    if found.build != "compiled" and building():
+        return Status("python", BEING_MADE)
+    return found
+
+
+def _on_disk() -> Status:
     manifest = _manifest()
     if manifest is None:
         if extensions():
@@ -165,13 +215,25 @@ def choose() -> Status:
         _chosen = Status("python", f"{ENV}=python")
     else:
         _chosen = built
-    if _chosen.build == "python" and extensions():
+    if _chosen.build == "python":
         already = [m for m in COMPILED if m in sys.modules]
-        if already:  # too late to choose: say what runs
+        if already and extensions():  # too late to choose: say what runs
             _chosen = Status("compiled", f"{already[0]} was imported before the choice")
         else:
+            # even where nothing is compiled yet: a build that ends while this process
+            # runs must not slip its modules into it
             sys.meta_path.insert(0, _Source())
     return _chosen
+
+
+def pass_to_children() -> None:
+    """Make the processes this one starts from now on (the bots' pools, started with
+    multiprocessing's spawn, which choose again) run the pure-Python build too when this
+    one does: a build that ends while a server runs on the source is not used by half of
+    it. (A compiled process needs nothing: a build starts only once its source changed,
+    and then a process it starts runs the change, as any new one.)"""
+    if status().build == "python":
+        os.environ[ENV] = "python"
 
 
 def running() -> str:

@@ -41,6 +41,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from . import native
 from .bots.decision import decide
 from .bots.review import estimate
 from .server.botqueue import (
@@ -265,6 +266,7 @@ class Worker:
 def _process(url: str, name: str, log_format: str, parent: int | None) -> None:
     """One worker process (``parent``: the process that started it, if any)."""
     configure(log_format, name)
+    log.info("engines: %s", native.status().said)
     asyncio.run(Worker(url, name, parent).run())
 
 
@@ -280,6 +282,7 @@ def run(url: str, concurrency: int = 1, name: str | None = None, log_format: str
     if concurrency == 1:
         _process(url, names[0], log_format, None)
         return 0
+    native.pass_to_children()  # every worker process on the same build
     context = multiprocessing.get_context("spawn")
     me = os.getpid()
     children = [

@@ -29,7 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import __version__
+from .. import __version__, native
 from ..games import titles
 from ..store.db import DATABASE_AWAY
 from ..store.repo import Conflict, NotFound, Store
@@ -72,6 +72,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         app.state.reviewer = reviewer
         reviewer.start()
         aside = len(await store.tables_set_aside())
+        log.info("engines: %s", native.status().said)
         log.info(
             "Taverna %s ready: %d table(s) resumed%s",
             __version__,
