@@ -81,6 +81,14 @@ def _client(base: str, address: str) -> Any:
     return httpx.AsyncClient(base_url=base, timeout=30, headers={"X-Forwarded-For": address})
 
 
+def _game() -> str:
+    """The game of every table here: the first the club lists (two seats: a person and
+    a bot), as `taverna bench server` plays; a game that ends is followed by another."""
+    from .games import GAMES
+
+    return next(iter(GAMES))
+
+
 async def _guest_table(
     base: str, name: str, address: str, game: str, bots: dict[str, str], **options: Any
 ) -> tuple[str, str]:
@@ -115,9 +123,8 @@ async def _person(base: str, ws_base: str, stop: asyncio.Event, timed: Waits) ->
             base,
             f"Person{n}",
             PERSON_ADDRESS,
-            "dominoes",
+            _game(),
             {"1": "expert"},
-            settings={"target": 1000},
         )
         headers = {"Cookie": cookie, "X-Forwarded-For": PERSON_ADDRESS}
         async with websockets.connect(
@@ -217,7 +224,7 @@ async def _flood(base: str, ws_base: str, ready: Any, stop: Any, told: Any) -> N
     flood = Flood()
     go, halt = asyncio.Event(), asyncio.Event()
     tables = [
-        await _guest_table(base, f"Flood{g}", FLOOD_ADDRESS, "cards", {"1": "greedy"}, hints=True)
+        await _guest_table(base, f"Flood{g}", FLOOD_ADDRESS, _game(), {"1": "greedy"}, hints=True)
         for g in range(GUESTS)
     ]
     flooders = [
@@ -323,6 +330,7 @@ def _report(
             back = after[i][0] + after[i][1] - flood_end
             break
     return {
+        "game": _game(),
         "guests": GUESTS,
         "sockets": GUESTS * SOCKETS,
         "period_seconds": seconds,
@@ -380,7 +388,7 @@ def run_hints_bench(seconds: float = 30.0, as_json: bool = False) -> int:
 def _text(r: dict[str, Any]) -> str:
     lines = [
         f"hint flood: {r['guests']} guests x {r['sockets'] // r['guests']} sockets from one "
-        f"address; one table of a person and the strong bot (muggins dominoes); "
+        f"address; one table of a person and the strong bot ({r['game']}); "
         f"{r['period_seconds']:g} s a period; load average {r['load_average'][0]:.2f} at the "
         f"start, {r['load_average'][1]:.2f} at the end",
         "  the bot's wait (s)   moves    p50     p90     p99     max   p99/quiet   person's moves",
