@@ -18,7 +18,7 @@ const PAGES = [
   ['moderation', '/moderation', 'nav.moderation', (player) => player?.role === 'moderator'],
 ];
 
-/** Three bars, drawn like the brand: the button that opens the pages on a phone. */
+/** Three bars in the brand's brass: the button that opens the pages where they do not fit. */
 const MENU_SVG = html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><g stroke="#e0b45a" stroke-width="2.6" stroke-linecap="round"><line x1="4" y1="6.5" x2="20" y2="6.5"/><line x1="4" y1="12" x2="20" y2="12"/><line x1="4" y1="17.5" x2="20" y2="17.5"/></g></svg>`;
 
 function skeleton(bar) {
@@ -39,9 +39,10 @@ function skeleton(bar) {
   menu(bar);
 }
 
-/** A phone shows the pages behind a button (css/taverna.css: `.nav-toggle`, `.menu-open`):
- * it opens and closes them, and so do Escape (back to the button), a click elsewhere,
- * the focus going elsewhere, and following a link. */
+/** Where the bar is too narrow for them (a phone, a tablet: css/taverna.css, `.nav-toggle`,
+ * `.menu-open`) the pages are behind a button that opens and closes them; Escape closes
+ * them too (the focus back on the button), and so do a click or the focus elsewhere and
+ * following a link. */
 function menu(bar) {
   const toggle = bar.querySelector('#nav-toggle');
   const nav = bar.querySelector('#nav');
