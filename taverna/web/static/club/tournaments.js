@@ -43,9 +43,10 @@ function inPairs(game) {
 function newForm() {
   if (!draft.game) resetGame(GAMES[0]);
   if (!draft.starts) {
-    const soon = new Date(Date.now() + 60 * 60 * 1000);
-    soon.setMinutes(0, 0, 0);
-    draft.starts = localInput(new Date(soon.getTime() + 60 * 60 * 1000));
+    // the first whole hour at least an hour away: time to sign up, a time easy to say
+    const start = new Date(Date.now() + 2 * 60 * 60 * 1000);
+    start.setMinutes(0, 0, 0);
+    draft.starts = localInput(start);
   }
   const g = draft.game;
   const swiss = draft.format === 'swiss';
