@@ -175,6 +175,7 @@ def test_the_club_pages_are_pages_of_the_same_site(server: Server, page: Any) ->
     site = look(page)
     assert site["nav"] == [
         "/#/",
+        "/rules",
         "/ranking",
         "/tournaments",
         "/account",

@@ -185,7 +185,7 @@ def test_practice_bots_forget_about_one_score_in_three(browser: Any, server: Ser
     form = page.locator("#create-dialog form")
     form.locator("details.more summary").click()
     practice = form.locator("label.check", has=page.locator("[name=practice]"))
-    playwright_api.expect(practice.locator("small")).to_have_text(en["set.practice_hint"])
+    playwright_api.expect(practice.locator("small")).to_have_text(en["option.bot_forget.help"])
     # every language says how often, not that the bots forget every claim
     how_often = {
         "en": "one score in three",
@@ -194,7 +194,7 @@ def test_practice_bots_forget_about_one_score_in_three(browser: Any, server: Ser
         "es": "de cada tres",
     }
     for lang, words in how_often.items():
-        assert words in strings(lang)["set.practice_hint"], lang
+        assert words in strings(lang)["option.bot_forget.help"], lang
     form.locator("[name=practice]").check()
     tab.shot("newcomer-practice-form")
     tab.accessible("the new-table dialog, more options open")

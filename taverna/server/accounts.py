@@ -783,7 +783,8 @@ async def logout(request: Request, response: Response) -> dict[str, Any]:
 async def me(request: Request, player: SignedIn) -> dict[str, Any]:
     if not player.get("registered"):
         return {"player": {**player, "chips": None, "ratings": {}}}
-    return {"player": await _hub(request).accounts.me(player["id"])}
+    # the role ("moderator" or null) as the session has it: the pages link what it may do
+    return {"player": {**await _hub(request).accounts.me(player["id"]), "role": player.get("role")}}
 
 
 async def _ledger(request: Request, player: dict[str, Any], limit: int) -> dict[str, Any]:

@@ -65,14 +65,6 @@ const cards = {
     return html`<span class="ill-c">${frenchCard('5H')}</span><span class="ill-d">${frenchCard('KS')}</span>`;
   },
 
-  settingLabels: {
-    target: { label: 'cards.set.target' },
-    limit: { label: 'cards.set.limit', choices: { 21: 'cards.set.strict21' } },
-    hand_size: { label: 'cards.set.hand_size', choices: { 7: 'cards.set.deal_seven_long' } },
-    muggins: { label: 'cards.set.muggins', hint: 'cards.set.muggins_hint' },
-    muggins_on_last: { label: 'cards.set.muggins_on_last', hint: 'cards.set.muggins_on_last_hint' },
-  },
-
   settingsSummary(settings) {
     const out = [t('cards.set.target_n', { n: settings.target }), t('cards.set.limit_n', { n: settings.limit })];
     if (settings.hand_size === 7) out.push(t('cards.set.deal_seven'));

@@ -166,8 +166,6 @@ const dominoes = {
     return html`<span class="ill-a">${domino('6-4')}</span><span class="ill-b">${domino('5-5', { vertical: true })}</span>`;
   },
 
-  settingLabels: { target: { label: 'dom.set.target' } },
-
   settingsSummary(settings) {
     return [t('dom.set.target_n', { n: settings.target })];
   },

@@ -107,12 +107,6 @@ const mus = {
     return html`<span class="ill-c">${spanishCard('1o')}</span><span class="ill-d">${spanishCard('12e')}</span>`;
   },
 
-  settingLabels: {
-    cows: { label: 'mus.set.cows' },
-    games_per_cow: { label: 'mus.set.games_per_cow' },
-    real_31: { label: 'mus.set.real_31', hint: 'mus.set.real_31_hint' },
-  },
-
   settingsSummary(settings) {
     const out = [tn('mus.set.cows_n', settings.cows), tn('mus.set.games_per_cow_n', settings.games_per_cow)];
     if (settings.real_31) out.push(t('mus.set.real_31'));

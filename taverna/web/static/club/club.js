@@ -51,7 +51,7 @@ export async function whoami() {
   }
 }
 
-/** The site's top bar, `current` marking this page ('ranking', 'account' or null). */
+/** The site's top bar, `current` marking this page (js/chrome.js: 'ranking', 'rules'…, or null). */
 export function header(me, current) {
   topbar(current, me);
 }

@@ -10,7 +10,7 @@ function list(items, line) {
 
 async function render() {
   const me = await whoami();
-  header(me, null);
+  header(me, 'moderation');
   document.title = `${t('nav.moderation')} · Taverna`;
   let reports;
   let pairs;

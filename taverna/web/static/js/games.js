@@ -6,9 +6,9 @@
 //
 // A board module's default export draws the game at the table and tells its events
 // (board, controls, narrate, winnerText, finalScores…: see js/table.js), and says what
-// the lobby shows of it: `illustration()`, `settingLabels` ({setting: {label, hint,
-// choices: {value: key}}}, keys of its strings), `settingsSummary(settings)` (a few
-// words each) and, for a finished game's row, `resultScores(result)` (a score per side).
+// the lobby shows of it: `illustration()`, `settingsSummary(settings)` (a few words
+// each) and, for a finished game's row, `resultScores(result)` (a score per side). Its
+// settings are named in its strings (js/settings.js says how).
 
 import { addStrings } from './i18n.js';
 

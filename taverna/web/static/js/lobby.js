@@ -6,6 +6,7 @@ import { t, tn } from './i18n.js';
 import { Reconnecting } from './socket.js';
 import { html, setMarkup } from './html.js';
 import { board, clubInfo, gameFacts, gameNames, sides } from './games.js';
+import { checkField, checkNumbers, numberField, numberSpecs as gameNumbers, readSettings, settingFields } from './settings.js';
 import { botName, gameTitle, officialBadge, plainName, settingsSummary, sideName, toast, copyText, when } from './ui.js';
 
 /** How often a practice table's bots forget a score (a claim, a Muggins! call): about one
@@ -48,6 +49,7 @@ export function mount(app) {
             <div class="game-card-body">
               <h2>${gameTitle(g)}</h2>
               <p>${t(`game.${g}.about`)}</p>
+              <p class="game-card-rules"><a href="/rules/${g}" aria-label="${t('nav.rules_of', { game: gameTitle(g) })}">${t('nav.rules')}</a></p>
               <p class="muted open-count" data-count="${g}"></p>
               <div class="game-card-actions">
                 <button class="btn primary" data-play-now="${g}" data-key="now-${g}">${t('lobby.play_now')}</button>
@@ -220,6 +222,15 @@ export function mount(app) {
   };
 }
 
+/** A link to a game's "How to play", opened beside the page (a form being filled, a
+ * game being played: neither is left for it). */
+export function rulesLink(game, { cls = '', text = null } = {}) {
+  const label = t('nav.rules_of', { game: gameTitle(game) });
+  return html`<a class="${cls}" href="/rules/${game}" target="_blank" rel="noopener" aria-label="${t('nav.new_tab', {
+    label,
+  })}" title="${label}">${text ?? label}</a>`;
+}
+
 /** A finished game in the list: what, when, who with what score (the winner marked),
  * who won, whether it counted, and its replay. A game of sides is scored per side (its
  * seats s, s + n, …); the game's board says how its result scores each side
@@ -335,82 +346,20 @@ function createDialog(info, game) {
   /** What each number field may be: the game's settings and the table's limits, as the
    * server enforces them (GET /api/games). */
   function numberSpecs() {
-    const out = {};
-    for (const [name, spec] of Object.entries(gameInfoOf(form.game).settings || {})) {
-      if (spec.type === 'int' || spec.type === 'number') out[name] = spec;
-    }
+    const out = { ...gameNumbers(form.game) };
     for (const name of ['turn_seconds', 'muggins_wait', 'stake']) out[name] = info.table_limits?.[name] ?? {};
     return out;
   }
 
-  function numberField(name, label, value, spec) {
-    const bound = (k) => (spec[k] === undefined ? '' : html` ${k}="${spec[k]}"`);
-    return html`<label class="field"><span>${label}</span><input type="number" name="${name}"${bound('min')}${bound(
-      'max',
-    )} step="${spec.type === 'int' ? 1 : 'any'}" value="${value}" aria-describedby="err-${name}">
-      <small class="field-error" id="err-${name}"></small></label>`;
+  /** A number option of the table (not of the game), with its words. */
+  function optionNumber(name) {
+    return numberField(name, t(`option.${name}`), form[name], numberSpecs()[name], t(`option.${name}.help`));
   }
 
-  function settingFields() {
-    const s = form.settings;
-    const specs = gameInfoOf(form.game).settings || {};
-    const select = (name, label, options) =>
-      html`<label class="field"><span>${label}</span><select name="${name}">${options
-        .map(([v, l]) => html`<option value="${v}"${String(s[name]) === String(v) ? html` selected` : ''}>${l}</option>`)}</select></label>`;
-    const check = (name, label, hint) =>
-      html`<label class="check"><input type="checkbox" name="${name}"${s[name] ? html` checked` : ''}><span>${label}${
-        hint ? html`<small>${hint}</small>` : ''
-      }</span></label>`;
-    return Object.entries(specs)
-      .map(([name, spec]) => {
-        // the game's words for it (its board module), else its name
-        const words = board(form.game)?.settingLabels?.[name] || {};
-        const label = words.label ? t(words.label) : name;
-        if (spec.type === 'int' || spec.type === 'number') return numberField(name, label, s[name], spec);
-        if (spec.type === 'bool') return check(name, label, words.hint ? t(words.hint) : '');
-        const named = words.choices || {};
-        return select(
-          name,
-          label,
-          spec.choices.map((v) => [v, named[v] ? t(named[v]) : String(v)]),
-        );
-      });
-  }
-
-  /** Why a number field's text will not do (in the page's language), or null. */
-  function numberProblem(el, spec) {
-    const text = el.value.trim();
-    if (el.validity?.badInput || text === '' || !Number.isFinite(Number(text))) return t('create.need_number');
-    const n = Number(text);
-    if (spec.type === 'int' && !Number.isInteger(n)) return t('create.whole_number');
-    const { min, max } = spec;
-    if (min !== undefined && max !== undefined && (n < min || n > max)) return t('create.between', { min, max });
-    if (min !== undefined && n < min) return t('create.at_least', { min });
-    if (max !== undefined && n > max) return t('create.at_most', { max });
-    return null;
-  }
-
-  /** Check the number fields that count now; say what is wrong beside each; true if all will do. */
-  function checkNumbers(f, { only = null, focus = false } = {}) {
-    const specs = numberSpecs();
+  /** Check the number fields that count now (the stake only at an official table). */
+  function checkFormNumbers(f, opts = {}) {
     const official = f.querySelector('[name=official]')?.checked;
-    let first = null;
-    for (const [name, spec] of Object.entries(specs)) {
-      if (only && name !== only) continue;
-      const el = f.querySelector(`input[name=${name}]`);
-      if (!el) continue;
-      const why = name === 'stake' && !official ? null : numberProblem(el, spec);
-      if (why) el.setAttribute('aria-invalid', 'true');
-      else el.removeAttribute('aria-invalid');
-      f.querySelector(`#err-${name}`).textContent = why || '';
-      if (why && !first) first = el;
-    }
-    if (first && focus) {
-      const more = first.closest('details');
-      if (more) more.open = true;
-      first.focus();
-    }
-    return !first;
+    return checkNumbers(f, numberSpecs(), { ...opts, skip: (name) => name === 'stake' && !official });
   }
 
   function chooseWho(i, value) {
@@ -452,36 +401,37 @@ function createDialog(info, game) {
           }><span>${gameTitle(g)}</span></label>`,
         )}
       </fieldset>
+      <p class="create-rules">${rulesLink(form.game)}</p>
       <div class="form-grid">
         <label class="field"><span>${t('create.seats')}</span>
           <select name="seats"${seatChoices.length === 1 ? html` disabled` : ''}>${seatChoices
             .map((n) => html`<option value="${n}"${n === form.seats ? html` selected` : ''}>${n}</option>`)}</select></label>
-        ${settingFields()}
+        ${settingFields(form.game, form.settings)}
       </div>
       <fieldset><legend>${t('create.who')}</legend><div class="form-grid">${seatRows()}</div>
         ${form.official ? html`<p class="create-note" id="official-seats">${t('create.official_seats')}</p>` : ''}</fieldset>
       <details class="more"${form.more ? html` open` : ''}><summary>${t('create.more')}</summary>
         <div class="form-grid">
-          ${numberField('turn_seconds', t('set.turn_seconds'), form.turn_seconds, numberSpecs().turn_seconds)}
-          ${rights() ? numberField('muggins_wait', t('set.muggins_wait'), form.muggins_wait, numberSpecs().muggins_wait) : ''}
+          ${optionNumber('turn_seconds')}
+          ${rights() ? optionNumber('muggins_wait') : ''}
           ${
-            rights() && !form.official // practice is about the bots
-              ? html`<label class="check"><input type="checkbox" name="practice"${form.practice ? html` checked` : ''}><span>${t('set.practice_long')}<small>${t('set.practice_hint')}</small></span></label>`
+            rights() && !form.official // practice is about the bots (bot_forget)
+              ? checkField('practice', t('option.bot_forget'), form.practice, t('option.bot_forget.help'))
               : ''
           }
-          <label class="check"><input type="checkbox" name="public"${form.public ? html` checked` : ''}><span>${t('set.public')}<small>${t('set.public_hint')}</small></span></label>
-          <label class="check"><input type="checkbox" name="chat"${form.chat ? html` checked` : ''}><span>${t('set.chat')}<small>${t('set.chat_hint')}</small></span></label>
+          ${checkField('public', t('option.public'), form.public, t('option.public.help'))}
+          ${checkField('chat', t('option.chat'), form.chat, t('option.chat.help'))}
           ${
             form.official // an official table gives no hints (docs/protocol.md)
               ? ''
-              : html`<label class="check"><input type="checkbox" name="hints"${form.hints ? html` checked` : ''}><span>${t('set.hints')}<small>${t('set.hints_note')}</small></span></label>`
+              : checkField('hints', t('option.hints'), form.hints, t('option.hints.help'))
           }
           ${
             member
-              ? html`<label class="check"><input type="checkbox" name="official"${form.official ? html` checked` : ''}><span>${t('set.official')}<small>${t('set.official_hint')}</small></span></label>`
-              : html`<label class="check off"><input type="checkbox" name="official" disabled aria-describedby="official-why"><span>${t('set.official')}<small id="official-why">${t('create.official_members')} <a href="/account">${t('create.official_register')}</a></small></span></label>`
+              ? checkField('official', t('option.official'), form.official, t('option.official.help'))
+              : html`<label class="check off"><input type="checkbox" name="official" disabled aria-describedby="official-why"><span>${t('option.official')}<small id="official-why">${t('create.official_members')} <a href="/account">${t('create.official_register')}</a></small></span></label>`
           }
-          ${form.official ? numberField('stake', t('set.stake'), form.stake, numberSpecs().stake) : ''}
+          ${form.official ? optionNumber('stake') : ''}
         </div>
       </details>
       <div class="create-foot">
@@ -542,9 +492,9 @@ function createDialog(info, game) {
     }
     for (const el of f.querySelectorAll('input[type=number]')) {
       // a mistake is shown once the field is left, and cleared as soon as it is mended
-      el.addEventListener('change', () => checkNumbers(f, { only: el.name }));
+      el.addEventListener('change', () => checkFormNumbers(f, { only: el.name }));
       el.addEventListener('input', () => {
-        if (el.getAttribute('aria-invalid')) checkNumbers(f, { only: el.name });
+        if (el.getAttribute('aria-invalid')) checkFormNumbers(f, { only: el.name });
       });
     }
     for (const k of ['public', 'practice', 'chat', 'hints']) {
@@ -571,18 +521,12 @@ function createDialog(info, game) {
   async function submit(f) {
     const error = f.querySelector('.form-error');
     error.textContent = '';
-    if (!checkNumbers(f, { focus: true })) return;
+    if (!checkFormNumbers(f, { focus: true })) return;
     if (form.who.filter((w) => w === 'me').length > 1) {
       error.textContent = t('create.one_me');
       return;
     }
-    const data = new FormData(f);
-    const settings = {};
-    for (const [k, v] of Object.entries(form.settings)) {
-      if (typeof v === 'boolean') settings[k] = f.querySelector(`[name=${k}]`).checked;
-      else if (data.has(k)) settings[k] = Number(data.get(k));
-      else settings[k] = v;
-    }
+    const settings = readSettings(f, form.settings);
     const bots = {};
     form.who.forEach((w, i) => {
       if (w !== 'me' && w !== 'open') bots[i] = w;

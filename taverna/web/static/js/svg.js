@@ -388,3 +388,25 @@ export function officialMark(label) {
     </g>
   </svg>`;
 }
+
+// -------------------------------------------------------- the table's bell
+
+/** The table's sound switch: a brass bell, as the club draws its brass (the official
+ * mark's guard, the oros), struck through in red when the sounds are off. Drawn, not a
+ * character, so that it shows whatever fonts the device has; decorative (`aria-hidden`):
+ * the button it sits in says what it is and whether it is on. */
+export function bell(on) {
+  return html`<svg ${NS} class="bell${on ? '' : ' off'}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <circle cx="12" cy="2.9" r="1.5" fill="#e9b425" stroke="#8a5a06" stroke-width="1.1"/>
+    <path d="M12 4.2c-3.5 0-5.8 2.6-5.8 6.1v3.4L4.1 17.2v1.1h15.8v-1.1l-2.1-3.5v-3.4c0-3.5-2.3-6.1-5.8-6.1z"
+      fill="#e9b425" stroke="#8a5a06" stroke-width="1.5" stroke-linejoin="round"/>
+    <path d="M9.2 8.4c.5-1.3 1.5-2.1 2.8-2.3" fill="none" stroke="#fff3c4" stroke-width="1.3" stroke-linecap="round"/>
+    <circle cx="12" cy="20.3" r="1.9" fill="#5a3b22" stroke="#2a1b12" stroke-width="0.9"/>
+    ${
+      on
+        ? ''
+        : html`<path d="M4 3.5 20 20.5" stroke="#fffaf0" stroke-width="4.2" stroke-linecap="round"/>
+      <path d="M4 3.5 20 20.5" stroke="#b3261e" stroke-width="2.2" stroke-linecap="round"/>`
+    }
+  </svg>`;
+}

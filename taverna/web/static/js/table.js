@@ -8,7 +8,7 @@
 import { api, ensureSession, session } from './api.js';
 import { explainRefusal } from './errors.js';
 import { has, t, tn } from './i18n.js';
-import { setNet, tableLink } from './lobby.js';
+import { rulesLink, setNet, tableLink } from './lobby.js';
 import { TableSocket } from './socket.js';
 import { html, setMarkup } from './html.js';
 import {
@@ -25,6 +25,7 @@ import {
   toast,
 } from './ui.js';
 import { board } from './games.js';
+import { bell } from './svg.js';
 import { createChat } from './chat.js';
 import * as motion from './motion.js';
 import * as notice from './notice.js';
@@ -330,7 +331,7 @@ export function mount(app, tableId) {
   function noticeTools() {
     const on = notice.soundOn();
     const sound = html`<button class="btn ghost small icon" data-sound data-key="sound" aria-pressed="${on}"
-      title="${t(on ? 'notice.sound_on' : 'notice.sound_off')}" aria-label="${t('notice.sound')}"><span aria-hidden="true">${on ? '🔔' : '🔕'}</span></button>`;
+      title="${t(on ? 'notice.sound_on' : 'notice.sound_off')}" aria-label="${t('notice.sound')}">${bell(on)}</button>`;
     if (!notice.notifySupported() || S.seat === null) return sound;
     const asked = notice.notifyOn();
     return html`${sound}<button class="btn ghost small" data-notify data-key="notify" aria-pressed="${asked}"
@@ -400,6 +401,7 @@ export function mount(app, tableId) {
         </div>
         <div class="table-tools">
           ${seated ? '' : html`<span class="badge watching">${t('table.watching')}</span>`}
+          ${rulesLink(x.game, { cls: 'btn ghost small icon', text: html`<span aria-hidden="true">?</span>` })}
           ${noticeTools()}
           <button class="btn ghost small" data-invite data-key="invite">${wideNarrow('table.invite')}</button>
           ${
@@ -515,7 +517,7 @@ export function mount(app, tableId) {
       </div>
       ${
         x.status === 'open' && (host || seated)
-          ? html`<div class="start-row"><button class="btn primary big" data-start data-key="start"${full ? '' : html` disabled`}>${t('table.start')}</button><span class="muted">${full ? t('table.ready') : t('table.needs_seats')}</span></div>`
+          ? html`<div class="start-row"><button class="btn primary big" data-start data-key="start"${full ? '' : html` disabled`}>${t('table.start')}</button><span class="muted">${full ? t('table.ready') : t(x.official ? 'table.needs_seats_official' : 'table.needs_seats')}</span></div>`
           : ''
       }
       ${x.status === 'finished' ? html`${againOffer()}<div class="start-row"><a class="btn ghost" href="#/replay/${x.id}">${t('lobby.replay')}</a>${againButton('again')}</div>` : ''}

@@ -142,7 +142,7 @@ let arrived = false; // the address's #section, scrolled to once the text is the
 async function render() {
   const ticket = ++drawn;
   if (me === undefined) me = await whoami();
-  header(me, null);
+  header(me, 'rules');
   const rules = await rulesIn(language());
   if (ticket !== drawn) return;
   const name = decoded(location.pathname.split('/')[2] || '');

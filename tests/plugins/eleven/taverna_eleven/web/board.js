@@ -19,8 +19,6 @@ const eleven = {
     return [t('eleven.target_n', { n: settings.target })];
   },
 
-  settingLabels: { target: { label: 'eleven.target' } },
-
   board(c) {
     const v = c.view;
     const seats = Array.from({ length: c.seats }, (_, s) => s);
