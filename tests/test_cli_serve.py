@@ -185,6 +185,18 @@ def test_a_log_format_nobody_writes_is_refused(tmp_path: Path, monkeypatch) -> N
             {"TAVERNA_BOT_OPTIONS": "[1]"},
             "taverna serve: a TAVERNA_* setting is not valid: TAVERNA_BOT_OPTIONS must be",
         ),
+        (
+            (),
+            {"TAVERNA_CLIENT_PING_EVERY": "0"},
+            "taverna serve: a TAVERNA_* setting is not valid: TAVERNA_CLIENT_PING_EVERY "
+            "must be a number of seconds above 0",
+        ),
+        (
+            (),
+            {"TAVERNA_WS_PING_TIMEOUT": "-1"},
+            "taverna serve: a TAVERNA_* setting is not valid: TAVERNA_WS_PING_TIMEOUT "
+            "must be 0 (off) or more seconds",
+        ),
     ],
 )
 def test_serve_refuses_a_redis_url_or_bot_options_it_cannot_use(

@@ -76,10 +76,23 @@ class Config:
     )
     #: the most missed updates a welcome replays; beyond, it sends the state alone
     max_catch_up: int = field(default_factory=lambda: int(_env("MAX_CATCH_UP", "500")))
-    #: seconds between two keepalive pings on a WebSocket, and seconds its client has to
-    #: answer one; a client that does not (or does not read what it is sent) is cut off
-    ws_ping_interval: float = field(default_factory=lambda: float(_env("WS_PING_INTERVAL", "20")))
-    ws_ping_timeout: float = field(default_factory=lambda: float(_env("WS_PING_TIMEOUT", "20")))
+    #: the server's keepalive on every WebSocket: a ping of the protocol's own every
+    #: ws_ping_interval seconds, and a client whose pong does not come within
+    #: ws_ping_timeout seconds (or that does not read what it is sent) is cut off. A
+    #: network gone silent closes nothing, so this is how the server learns that a
+    #: player is gone: the seat is away 10-15 s after the silence began, a few seconds
+    #: after the page itself has seen it. A browser answers these pings itself, whatever
+    #: its page is doing (docs/protocol.md, Keepalive)
+    ws_ping_interval: float = field(default_factory=lambda: float(_env("WS_PING_INTERVAL", "5")))
+    ws_ping_timeout: float = field(default_factory=lambda: float(_env("WS_PING_TIMEOUT", "10")))
+    #: the web client's keepalive, told to it by GET /api/games: a ping message every
+    #: client_ping_every seconds; a socket that does not answer within client_pong_within
+    #: seconds is given up and a new one opened (the page says "Connection lost" 5-10 s
+    #: after the network went silent). Its pings count in TAVERNA_SOCKET_RATE
+    client_ping_every: float = field(default_factory=lambda: float(_env("CLIENT_PING_EVERY", "5")))
+    client_pong_within: float = field(
+        default_factory=lambda: float(_env("CLIENT_PONG_WITHIN", "5"))
+    )
     #: WebSocket messages compressed (permessage-deflate) when a client offers it: a
     #: table's messages are small JSON, and compressing each cost a tenth of the
     #: server's CPU under load (docs/operations.md), so it is off unless asked for
@@ -119,3 +132,12 @@ class Config:
     #: how the log is written on stderr: "text" (readable lines) or "json" (one object a
     #: line), as `taverna serve --log-format`
     log_format: str = field(default_factory=lambda: _env("LOG_FORMAT", "text"))
+
+    def __post_init__(self) -> None:
+        # a page told to ping every 0 s would ping as fast as the server answers
+        for name in ("client_ping_every", "client_pong_within"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"TAVERNA_{name.upper()} must be a number of seconds above 0")
+        for name in ("ws_ping_interval", "ws_ping_timeout"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"TAVERNA_{name.upper()} must be 0 (off) or more seconds")

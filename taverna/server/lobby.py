@@ -104,6 +104,7 @@ async def list_games(request: Request) -> dict[str, Any]:
     # each game as it declares itself (taverna.games.base.State.facts), and where a
     # page finds its board module and strings
     parts = request.app.state.game_parts
+    config = config_of(request)
     out = [
         {**cls.facts(), "web": web_facts(cls.game, parts.get(cls.game))} for cls in GAMES.values()
     ]
@@ -112,6 +113,12 @@ async def list_games(request: Request) -> dict[str, Any]:
         "bots": list(LEVELS),
         "table_defaults": DEFAULT_OPTIONS,
         "table_limits": TABLE_LIMITS,
+        # how often the web client pings its sockets, and how long it waits for the pong
+        # before it takes a socket for dead and opens another (docs/protocol.md)
+        "keepalive": {
+            "ping_every": config.client_ping_every,
+            "pong_within": config.client_pong_within,
+        },
     }
 
 

@@ -276,9 +276,16 @@ async def lobby_socket(websocket: WebSocket) -> None:
         budget = Budget(config.socket_rate)
         received = hub.metrics.received["lobby"]
         try:
-            while not conn.cut and await _receive_text(websocket) is not None:
+            while not conn.cut:
+                text = await _receive_text(websocket)
+                if text is None:
+                    break
                 received.inc()
-                if not budget.spend() and budget.refused > budget.count:
+                if budget.spend():
+                    pong = _pong(text, config.max_message)
+                    if pong is not None:
+                        conn.send(pong)
+                elif budget.refused > budget.count:
                     hub.metrics.connections_refused.labels(limit="rate").inc()
                     conn.close_after(1008, "too many messages")
                     break
@@ -287,6 +294,20 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await _stop(conn, pump)
     finally:
         hub.sockets.release(admitted)
+
+
+def _pong(text: str, limit: int) -> dict[str, Any] | None:
+    """The lobby's answer to a client message: a pong to a ping (the page's keepalive),
+    nothing to anything else (the lobby only speaks)."""
+    if len(text) > limit:
+        return None
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(msg, dict) and msg.get("type") == "ping":
+        return {"type": "pong", "id": msg.get("id")}
+    return None
 
 
 def _admit(hub: RoomHub, address: str, session: str | None) -> list[str] | None:

@@ -1,19 +1,41 @@
 // WebSockets that come back by themselves (docs/protocol.md).
 //
-// TableSocket keeps the last update number it saw; after a network drop it
-// reconnects with backoff and says hello with that number, so the server sends
-// exactly what was missed. A gap in the numbers asks again on the same socket.
+// A socket is pinged every few seconds, and one that does not answer in time is dead
+// whatever the browser thinks: a network that goes silent (a phone leaving its cell, a
+// train in a tunnel) closes nothing, and a close whose handshake cannot reach the
+// server fires no `close` event for a minute. So a dead socket is left at once (its
+// handlers taken off, closed without waiting) and a new one opened at once; while new
+// ones fail, each next try waits longer (with some chance in it, so that a thousand
+// pages that lost the same server do not all come back in the same instant).
+//
+// TableSocket keeps the last update number it saw and says hello with it on each new
+// socket, so the server sends exactly what was missed. A gap in the numbers asks again
+// on the same socket.
 
-const PING_EVERY = 15000;
-const PONG_WITHIN = 8000;
+import { clubInfo } from './games.js';
+
+/** Milliseconds before the second try after a loss (the first is at once), doubling up
+ * to RETRY_MOST; each delay is drawn between half of it and all of it. */
+const RETRY_FIRST = 500;
+const RETRY_MOST = 5000;
 
 function socketUrl(path) {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${proto}//${location.host}${path}`;
 }
 
+/** The club's keepalive in milliseconds (GET /api/games says it; these if it did not):
+ * a ping every `every`, an answer within `within`, a new socket open within `open` (an
+ * opening takes a few round trips). */
+function keepalive() {
+  const k = clubInfo()?.keepalive;
+  const within = 1000 * (k?.pong_within ?? 5);
+  return { every: 1000 * (k?.ping_every ?? 5), within, open: 2 * within };
+}
+
 export class Reconnecting {
-  /** `onMessage(msg)`; `onStatus(status)` with 'connecting' | 'open' | 'lost' | 'reconnected'. */
+  /** `onMessage(msg)`; `onStatus(status)` with 'connecting' | 'open' | 'lost' |
+   * 'reconnected' | 'gone'. */
   constructor(path, { onMessage, onStatus, onOpen }) {
     this.path = path;
     this.onMessage = onMessage;
@@ -21,35 +43,50 @@ export class Reconnecting {
     this.onOpen = onOpen || (() => {});
     this.ws = null;
     this.closed = false;
-    this.attempt = 0;
+    this.failures = 0; // tries in a row that came to nothing: the next one waits longer
     this.everOpen = false;
-    this.timer = null;
+    this.retryTimer = null; // the next try, while it waits
+    this.openTimer = null; // a socket that does not open in time is given up
     this.pingTimer = null;
-    this.pongTimer = null;
+    this.pongTimer = null; // the deadline of the ping in flight
+    this.pings = 0;
+    // the network came back: a try begun while there was none is left for a new one
     this.onOnline = () => {
-      if (!this.ws || this.ws.readyState > 1) this.reconnectNow();
+      if (this.ws?.readyState === WebSocket.OPEN) this.ping();
+      else this.reconnectNow();
+    };
+    // the browser thinks it lost the network, or the page is looked at again (a phone
+    // out of a pocket): whether the socket still answers is known within a pong's time
+    this.onOffline = () => this.ping();
+    this.onVisible = () => {
+      if (document.visibilityState === 'visible') this.hurry();
     };
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
+    document.addEventListener('visibilitychange', this.onVisible);
     this.connect();
   }
 
   connect() {
-    clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     if (this.closed) return;
     this.onStatus(this.everOpen ? 'lost' : 'connecting');
     const ws = new WebSocket(socketUrl(this.path));
     this.ws = ws;
+    this.openTimer = setTimeout(() => this.giveUp(ws), keepalive().open);
     ws.onopen = () => {
-      if (ws !== this.ws) return;
+      clearTimeout(this.openTimer);
       const again = this.everOpen;
       this.everOpen = true;
-      this.attempt = 0;
       this.onOpen(again);
       this.onStatus(again ? 'reconnected' : 'open');
       this.startPings();
     };
     ws.onmessage = (e) => {
-      if (ws !== this.ws) return;
+      // anything heard answers the ping in flight
+      clearTimeout(this.pongTimer);
+      this.pongTimer = null;
       let msg;
       try {
         msg = JSON.parse(e.data);
@@ -57,41 +94,55 @@ export class Reconnecting {
         return;
       }
       if (msg.type === 'pong') {
-        clearTimeout(this.pongTimer);
+        this.failures = 0; // a whole round trip: this socket works
         return;
       }
       this.onMessage(msg);
     };
     ws.onclose = (e) => {
-      if (ws !== this.ws) return;
-      this.stopPings();
-      if (this.closed) return;
       if (e.code === 4404) {
         // the server says there is no such table: trying again will not make one
+        this.drop(ws);
         this.closed = true;
         this.onStatus('gone');
         return;
       }
-      this.onStatus('lost');
-      // 0.5 s, 1 s, 2 s, 4 s, then every 5 s
-      const delay = Math.min(5000, 500 * 2 ** this.attempt++);
-      this.timer = setTimeout(() => this.connect(), delay);
+      this.giveUp(ws);
     };
   }
 
-  reconnectNow() {
-    this.attempt = 0;
-    if (this.ws) {
-      const old = this.ws;
-      this.ws = null;
-      old.onclose = null;
-      try {
-        old.close();
-      } catch {
-        /* already closed */
-      }
+  /** Leave a socket (if it is still this one's) without waiting for it to close:
+   * nothing it does later is heard. */
+  drop(ws) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    try {
+      ws.close();
+    } catch {
+      /* closed already */
     }
+    clearTimeout(this.openTimer);
     this.stopPings();
+  }
+
+  /** The socket is dead, or never opened: leave it and try a new one, at once after a
+   * socket that worked, else after a while that grows with each failure. */
+  giveUp(ws) {
+    if (ws !== this.ws) return;
+    this.drop(ws);
+    if (this.closed) return;
+    this.onStatus(this.everOpen ? 'lost' : 'connecting');
+    const n = this.failures++;
+    const most = n === 0 ? 0 : Math.min(RETRY_MOST, RETRY_FIRST * 2 ** (n - 1));
+    this.retryTimer = setTimeout(() => this.connect(), most * (0.5 + Math.random() / 2));
+  }
+
+  /** A new socket at once, whatever this one is doing. */
+  reconnectNow() {
+    if (this.closed) return;
+    this.failures = 0;
+    if (this.ws) this.drop(this.ws);
     this.connect();
   }
 
@@ -104,32 +155,52 @@ export class Reconnecting {
 
   startPings() {
     this.stopPings();
-    let n = 0;
-    this.pingTimer = setInterval(() => {
-      if (!this.send({ type: 'ping', id: ++n })) return;
-      clearTimeout(this.pongTimer);
-      // no answer: the connection is dead even if the browser has not noticed
-      this.pongTimer = setTimeout(() => this.ws && this.ws.close(), PONG_WITHIN);
-    }, PING_EVERY);
+    this.pingTimer = setInterval(() => this.ping(), keepalive().every);
+  }
+
+  /** Ping an open socket, unless a ping is in flight already; no answer in time, and
+   * the socket is given up. */
+  ping() {
+    const ws = this.ws;
+    if (this.pongTimer !== null || ws?.readyState !== WebSocket.OPEN) return;
+    this.send({ type: 'ping', id: ++this.pings });
+    this.pongTimer = setTimeout(() => {
+      this.pongTimer = null;
+      this.giveUp(ws);
+    }, keepalive().within);
+  }
+
+  /** Someone is here: an open socket is pinged, a waiting try goes now. */
+  hurry() {
+    if (this.retryTimer !== null) this.connect();
+    else this.ping();
   }
 
   stopPings() {
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
+    this.pingTimer = null;
+    this.pongTimer = null;
   }
 
+  /** Send `msg` if the socket is open (whether it was). Not open while a try waits: a
+   * person wants to play, so the try goes now. */
   send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      this.hurry();
+      return false;
+    }
     this.ws.send(JSON.stringify(msg));
     return true;
   }
 
   close() {
     this.closed = true;
-    clearTimeout(this.timer);
-    this.stopPings();
+    clearTimeout(this.retryTimer);
     window.removeEventListener('online', this.onOnline);
-    if (this.ws) this.ws.close();
+    window.removeEventListener('offline', this.onOffline);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    if (this.ws) this.drop(this.ws);
   }
 }
 
