@@ -14,7 +14,8 @@ messages each side sent.
 - ``before``: the server's uvicorn default (a ping every 20 s, 20 s to answer) and a
   page that pinged every 15 s;
 - ``now``: this club's defaults (TAVERNA_WS_PING_INTERVAL 5, TAVERNA_WS_PING_TIMEOUT
-  10, TAVERNA_CLIENT_PING_EVERY 5).
+  10, TAVERNA_CLIENT_PING_EVERY 5);
+- ``server``, ``page``: each half of ``now`` alone.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ SETTINGS = {
     "none": (0.0, 0.0, 0.0),
     "before": (20.0, 20.0, 15.0),
     "now": (5.0, 10.0, 5.0),
+    "server": (5.0, 10.0, 0.0),
+    "page": (0.0, 0.0, 5.0),
 }
 TABLES = 10
 
@@ -101,6 +104,12 @@ async def hold(
     return {"cpu": spent / elapsed, "pongs": pongs[0], "seconds": elapsed, "open": len(sockets)}
 
 
+def _more_files() -> None:
+    """As many open files as the hard limit allows, up to 65,536 (a socket is one)."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(65536, hard), hard))
+
+
 def measure(name: str, count: int, seconds: float) -> dict[str, Any]:
     interval, timeout, every = SETTINGS[name]
     tmp = tempfile.mkdtemp(prefix="taverna-keepalive-")
@@ -127,7 +136,7 @@ def measure(name: str, count: int, seconds: float) -> dict[str, Any]:
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (65536, 65536)),
+        preexec_fn=_more_files,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -169,8 +178,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=30)
     p.add_argument("--rounds", type=int, default=2, help="each setting measured so often")
     args = p.parse_args()
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(65536, hard), hard))
+    _more_files()
     for _ in range(args.rounds):
         for name in SETTINGS:
             measure(name, args.connections, args.seconds)
