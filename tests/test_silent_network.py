@@ -237,6 +237,8 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_by_itself(
         expect(desk.locator(".table-page")).to_have_attribute("data-seq", str(moved))
         assert felt.get_attribute("data-seq") == seq
         expect(net).to_have_class(re.compile(r"\blost\b"))
+        # and what it says is so: a new socket is on its way (a tap would say "Reconnecting…")
+        assert phone.evaluate("window.taverna.page.socket.socket.reconnecting")
 
         # the network comes back: with no tap, the page opens a new connection (the old
         # one is dead), catches up with Bea's moves and the notice goes

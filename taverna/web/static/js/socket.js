@@ -194,6 +194,13 @@ export class Reconnecting {
     return true;
   }
 
+  /** Whether a new socket is on its way: one opening, or a try waiting for its turn.
+   * Always so while the socket is not open, until close() or a table that is gone. */
+  get reconnecting() {
+    if (this.closed) return false;
+    return this.retryTimer !== null || this.ws?.readyState === WebSocket.CONNECTING;
+  }
+
   close() {
     this.closed = true;
     clearTimeout(this.retryTimer);
