@@ -6,6 +6,7 @@ the network comes back; the server must find out too (its own keepalive), so tha
 others see the player away. The network is a TCP proxy written here
 (:class:`SilentNetwork`), between a real Chromium on a phone's viewport and a real
 server; the browser's offline switch would not do, for it leaves an open socket alone.
+Screenshots go to ``test-artifacts/silent-network-*.png``.
 
 The server runs with short keepalives (a ping every second both ways) so that the test
 takes seconds; the figures it prints are for those settings.
@@ -34,7 +35,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 T = TypeVar("T")
-ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 #: the page's keepalive on this module's server: a ping every second, an answer within 2 s
 CLIENT_PING_EVERY, CLIENT_PONG_WITHIN = 1, 2
@@ -160,6 +161,10 @@ class SilentNetwork:
             for pipe in self.pipes:
                 for w in pipe.writers:
                     w.close()
+            flows = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in flows:
+                t.cancel()
+            await asyncio.gather(*flows, return_exceptions=True)
 
         self.run(stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -229,6 +234,9 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_by_itself(
         seen_away = time.monotonic() - silent
         assert EN["presence.away"].format(name="Ana") in away.inner_text()
         expect(away.locator(".away-left")).to_have_count(1)
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.screenshot(path=str(ARTIFACTS / "silent-network-lost.png"))
+        desk.screenshot(path=str(ARTIFACTS / "silent-network-away.png"))
 
         # Bea plays meanwhile; Ana's page hears nothing of it, and still says it is lost
         # (the new sockets it tries go into the silence too)
@@ -253,7 +261,7 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_by_itself(
         expect(net).not_to_have_text(EN["net.lost"])
         away.wait_for(state="detached")  # Bea sees Ana back
         expect(phone.locator(".me-plate.turn")).to_have_count(1)  # Ana's turn now
-        phone.screenshot(path=str(ROOT / "test-artifacts" / "silent-network-back.png"))
+        phone.screenshot(path=str(ARTIFACTS / "silent-network-back.png"))
         assert phone.errors == [] and desk.errors == []
     print(
         f"\nsilent network (client ping {CLIENT_PING_EVERY} s, pong within "
