@@ -16,6 +16,19 @@ function placements(c, tile) {
   return c.legal.filter((a) => a.type === 'play' && same(a.tile, tile));
 }
 
+/** The placements of `tile` that make different positions: one where the two ends are
+ * alike. Only the open ends count (docs/rules.md, Muggins dominoes: no double opens a
+ * branch, a double at an end counts both halves), so a tile that fits ends of the same
+ * pips, both doubles or neither, leaves the same two ends at either: mirror images, no
+ * choice to ask for. A double end and a plain one of the same pips are not alike (the
+ * double counts twice until it is covered). */
+function choices(c, tile) {
+  const options = placements(c, tile);
+  const v = c.view;
+  const alike = !!v.ends && v.ends[0] === v.ends[1] && v.doubles_at_ends[0] === v.doubles_at_ends[1];
+  return alike && options.length > 1 ? options.slice(0, 1) : options;
+}
+
 function tileLabel(tile) {
   const [a, b] = tile.split('-');
   return t('dom.tile', { a, b });
@@ -378,7 +391,7 @@ const dominoes = {
     root.querySelectorAll('.hand-tile.playable').forEach((b) => {
       const tile = b.dataset.tile;
       b.onclick = () => {
-        const options = placements(c, tile);
+        const options = choices(c, tile);
         if (options.length === 1) {
           c.ui.selected = null;
           c.act(options[0]); // the legal move as the server listed it

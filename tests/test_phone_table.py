@@ -1,0 +1,267 @@
+"""The tables on a phone, as a newcomer found them (issue 29), in a real browser
+(Playwright driving Debian's Chromium) at 390×844, touch and all:
+
+- the table's head whole: the game's title, every setting and every tool readable,
+  nothing cut, clipped or off the screen, in four languages;
+- a dominoes tile that fits two ends alike is placed with one tap, and only a choice
+  that matters (a double's end against a plain one) is asked for;
+- a touch screen is told "tap", and shows no keyboard badges until a key is pressed;
+- a notice (a toast) never covers the controls the player needs, in every game;
+- a review's moment shows the position the choice was made in, also when the choice
+  ended the hand, in every game; its costs in points or in a share of a game, its
+  choices and forced moves counted apart.
+
+Where a position is dealt just so, the table's socket is answered by the test itself
+(``Scripted``, tests/test_web_tables.py): the engine's own events and views. Geometry is
+checked from the page's boxes, never from screenshots (saved to test-artifacts/ to
+look at). Positions are checked with the page at rest (reduced motion).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from taverna.games.base import Action, State
+from taverna.games.dominoes import Dominoes
+from taverna.games.mus import Mus
+
+from .browser_helpers import PHONE, chromium
+from .cards_helpers import deal as cards_deal
+from .cards_helpers import start as cards_start
+from .dominoes_helpers import deal as dominoes_deal
+from .dominoes_helpers import start as dominoes_start
+from .mus_helpers import action as mus_action
+from .mus_helpers import deal as mus_deal
+from .mus_helpers import start as mus_start
+from .server_helpers import Person, Server, database_url
+from .test_web_tables import ARTIFACTS, NAMES, Scripted
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = {"en": "en-US", "it": "it-IT", "nl": "nl-NL", "es": "es-ES"}
+GAMES = ("muggins-dominoes", "muggins-cards", "mus")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(
+        database_url("sqlite", tmp_path_factory.mktemp("phone")), TAVERNA_BOT_DELAY="0.05"
+    ).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium(playwright_api) as b:
+        yield b
+
+
+class Phone:
+    """A browser tab: a phone (390×844, touch) unless told otherwise."""
+
+    def __init__(
+        self, browser: Any, server: Server, lang: str = "en", touch: bool = True, **context: Any
+    ) -> None:
+        self.server = server
+        device = {"viewport": PHONE, "is_mobile": True, "has_touch": True} if touch else {}
+        self.context = browser.new_context(locale=LANGUAGES[lang], **{**device, **context})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(20000)
+        # at rest: no motion half done when a box is measured
+        self.page.emulate_media(reduced_motion="reduce")
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        ARTIFACTS.mkdir(exist_ok=True)
+
+    def table(self, tid: str) -> Any:
+        self.page.goto(f"{self.server.http}/#/table/{tid}")
+        self.page.wait_for_selector(".felt")
+        return self.page
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / f"phone-{name}.png"))
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+class Recording(Scripted):
+    """A scripted table that also keeps what the page asks to play, and can tell the
+    page of a seña (Mus) as the server does."""
+
+    def __init__(self, page: Any, table: dict[str, Any], state: State, seat: int | None) -> None:
+        super().__init__(page, table, state, seat)
+        self.acts: list[dict[str, Any]] = []
+
+    def _message(self, raw: str | bytes) -> None:
+        msg = json.loads(raw)
+        if msg.get("type") == "act":
+            self.acts.append(msg["action"])
+        super()._message(raw)
+
+    def signal(self, entry: dict[str, Any]) -> None:
+        self.ws.send(json.dumps({"type": "signal", "signal": entry}))
+
+
+def scripted(
+    page: Any, person: Person, state: State, seat: int, moves: list[Action], **options: Any
+) -> Recording:
+    """The page's table: a real (open) table of ``person`` with these options, said by
+    the socket to be the playing table of ``NAMES``, at the position after ``moves``."""
+    base = person.create(state.game, seats=state.seats, settings=state.settings, **options)
+    seating = [
+        {
+            "seat": i,
+            "player": NAMES[i],
+            "player_id": f"player-{i}",
+            "bot": None,
+            "replaced": False,
+            "left": False,
+            "empty": False,
+        }
+        for i in range(state.seats)
+    ]
+    table = {**base, "status": "playing", "seating": seating, "free_seats": []}
+    script = Recording(page, table, state, seat)
+    for m in moves:
+        script.apply(m)
+    return script
+
+
+def dominoes(*moves: tuple[int, str, str | None]) -> tuple[State, list[Action]]:
+    """Seat 0 holds the 6-5; the moves are (seat, tile, end)."""
+    hands = [
+        ["6-5", "5-5", "2-4", "0-0", "0-1", "0-2", "0-3"],
+        ["5-4", "4-1", "1-5", "5-2", "1-1", "1-2", "2-2"],
+    ]
+    state = dominoes_start(dominoes_deal(hands, opener=0))
+    acts = []
+    for seat, tile, end in moves:
+        obj = {"seat": seat, "type": "play", "tile": tile, **({"end": end} if end else {})}
+        acts.append(Dominoes.parse_action(obj, 2))
+    return state, acts
+
+
+def mus_position() -> tuple[State, list[Action]]:
+    """Mus with señas, seat 0 to speak at Grande: mus refused, every control out."""
+    hands = ["12o 12c 1e 1b", "4o 5c 6e 7b", "4c 5e 6b 7o", "4e 5b 6o 7c"]
+    state = mus_start(mus_deal(hands, mano=0), settings={"senas": True, "real_31": True})
+    return state, [Mus.parse_action(mus_action("0 no_mus"), 4)]
+
+
+def cards_position() -> tuple[State, list[Action]]:
+    """Muggins cards, two seats: seat 0 (the dealer's left) to play first."""
+    hands = [["5H", "10S", "KD", "3C", "7H"], ["5S", "10H", "QD", "3D", "7C"]]
+    state = cards_start(cards_deal(hands, dealer=1), muggins_on_last=True)
+    return state, []
+
+
+POSITIONS = {
+    "muggins-dominoes": lambda: dominoes(),
+    "muggins-cards": cards_position,
+    "mus": mus_position,
+}
+
+#: every option that makes a chip of the head: practice, private, hints, the turn's time
+CHIPS = {"hints": True, "bot_forget": 0.3, "public": False, "turn_seconds": 120}
+
+
+# ---------------------------------------------------- dominoes: no needless choice (item 8)
+
+
+def play(seat: int, tile: str, end: str | None = None) -> Action:
+    obj = {"seat": seat, "type": "play", "tile": tile, **({"end": end} if end else {})}
+    return Dominoes.parse_action(obj, 2)
+
+
+def until(page: Any, found: Any, what: str, seconds: float = 10) -> Any:
+    """Poll ``found()`` (Playwright's loop runs meanwhile) until it is true."""
+    for _ in range(int(seconds * 40)):
+        got = found()
+        if got:
+            return got
+        page.wait_for_timeout(25)
+    raise AssertionError(f"never: {what}")
+
+
+#: seat 0 opens 4-1, seat 1 puts the 5-4 on the 4, seat 0 the 1-5 on the 1: ends 5 and 5
+FIVES = [
+    ["4-1", "1-5", "6-5", "0-0", "0-1", "0-2", "0-3"],
+    ["5-4", "5-5", "1-1", "1-2", "2-2", "2-3", "3-3"],
+]
+TO_FIVES = [play(0, "4-1"), play(1, "5-4", "left"), play(0, "1-5", "right")]
+
+
+@pytest.mark.parametrize(
+    ("hands", "opener", "moves", "seat", "tile", "asked"),
+    [
+        pytest.param(
+            [["6-5", "0-0", "0-1", "0-2", "0-3", "0-4", "0-6"], ["5-5", *FIVES[1][2:], "2-4"]],
+            1,
+            [play(1, "5-5")],
+            0,
+            "6-5",
+            False,
+            id="the double alone",  # its two sides are mirror images
+        ),
+        # either way the ends become a double 5 and a plain 5
+        pytest.param(FIVES, 0, TO_FIVES, 1, "5-5", False, id="two plain fives"),
+        # 6 + 10 one way, 6 + 5 the other
+        pytest.param(
+            FIVES,
+            0,
+            [*TO_FIVES, play(1, "5-5", "left")],
+            0,
+            "6-5",
+            True,
+            id="a double five and a plain five",
+        ),
+    ],
+)
+def test_a_tile_is_placed_with_one_tap_unless_the_end_matters(
+    browser: Any,
+    server: Server,
+    hands: list[list[str]],
+    opener: int,
+    moves: list[Action],
+    seat: int,
+    tile: str,
+    asked: bool,
+) -> None:
+    """docs/rules.md, Muggins dominoes: only the open ends count (a double at an end
+    counts both halves) and no double opens a branch. A tile that fits two ends alike —
+    the same pips, both doubles or neither — leaves the same ends at either, mirror
+    images: one tap places it. Ends of the same pips that are not alike (a double 5, a
+    plain 5) count differently afterwards: the end is asked for."""
+    ana = Person(server, "Ana")
+    phone = Phone(browser, server)
+    page = phone.page
+    state = dominoes_start(dominoes_deal(hands, opener=opener))
+    script = scripted(page, ana, state, seat, moves)
+    legal = script.views[-1]["legal"]
+    fits = [a for a in legal if a["type"] == "play" and sorted(a["tile"]) == sorted(tile)]
+    assert len(fits) == 2, legal  # the engine lists both ends
+    phone.table(script.table["id"])
+    piece = page.locator(f'.hand-tile.playable[data-tile="{tile}"]')
+    piece.tap()
+    if asked:
+        playwright_api.expect(piece).to_have_class(re.compile(r"\bselected\b"))
+        assert page.locator(".end-target.fits").count() == 2
+        assert script.acts == []
+        page.locator('.end-target.fits[data-end="right"]').tap()
+        until(page, lambda: script.acts, "the move after the end was chosen")
+        assert script.acts == [next(a for a in fits if a["end"] == "right")]
+    else:
+        until(page, lambda: script.acts, "the move after one tap")
+        assert len(script.acts) == 1 and script.acts[0] in fits, script.acts
+        assert page.locator(".hand-tile.selected").count() == 0
+    phone.close()
