@@ -30,7 +30,7 @@ from taverna.games.base import Action, State
 from taverna.games.dominoes import Dominoes
 from taverna.games.mus import Mus
 
-from .browser_helpers import PHONE, chromium
+from .browser_helpers import PHONE, chromium, strings
 from .cards_helpers import deal as cards_deal
 from .cards_helpers import start as cards_start
 from .dominoes_helpers import deal as dominoes_deal
@@ -173,6 +173,85 @@ POSITIONS = {
 
 #: every option that makes a chip of the head: practice, private, hints, the turn's time
 CHIPS = {"hints": True, "bot_forget": 0.3, "public": False, "turn_seconds": 120}
+
+
+# ------------------------------------------------------------- the table's head (item 7)
+
+#: the boxes of what the head shows (its title, chips, buttons and badges): each one's
+#: box, its text's own width against the room it has, and the part of it that its
+#: scrolling or clipping ancestors (up to the head) leave in sight
+HEAD = """() => {
+  const head = document.querySelector('.table-head');
+  const leaves = [...head.querySelectorAll('h1, .chip, .btn, .back-link, .badge')]
+    .filter((e) => e.getClientRects().length && !e.parentElement.closest('.btn, .chip'));
+  return leaves.map((e) => {
+    const r = e.getBoundingClientRect();
+    let seen = { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+        const b = a.getBoundingClientRect();
+        seen = { left: Math.max(seen.left, b.left), right: Math.min(seen.right, b.right),
+                 top: Math.max(seen.top, b.top), bottom: Math.min(seen.bottom, b.bottom) };
+      }
+    }
+    return { text: e.innerText.trim(), cls: e.className, left: r.left, right: r.right,
+             top: r.top, bottom: r.bottom, sw: e.scrollWidth, cw: e.clientWidth, seen };
+  });
+}"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two boxes share more than a pixel's edge."""
+    return (
+        min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
+        and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+    )
+
+
+def assert_whole(boxes: list[dict[str, Any]], width: int, where: str) -> None:
+    """Each thing wholly on the screen and in sight, its text not cut, none on another."""
+    for b in boxes:
+        what = (where, b["text"], b["cls"])
+        assert b["left"] >= 0 and b["right"] <= width + 0.5, what
+        assert b["sw"] <= b["cw"] + 1, (*what, "its text is cut", b["sw"], b["cw"])
+        seen = b["seen"]
+        assert seen["left"] <= b["left"] + 0.5 and seen["right"] >= b["right"] - 0.5, (
+            *what,
+            "clipped",
+        )
+        assert seen["top"] <= b["top"] + 0.5 and seen["bottom"] >= b["bottom"] - 0.5, (
+            *what,
+            "clipped",
+        )
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not overlap(a, b), (where, a["text"], b["text"])
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_table_head_is_whole_on_a_phone(browser: Any, server: Server, lang: str) -> None:
+    """The title ("Muggins dominoes", not "Muggins …"), every setting's chip (practice and
+    hints too) and every tool of the head: on the screen, none cut or clipped mid-word,
+    none over another — at every game, in every language."""
+    said = strings(lang)
+    ana = Person(server, "Ana")
+    phone = Phone(browser, server, lang)
+    page = phone.page
+    for game in GAMES:
+        state, moves = POSITIONS[game]()
+        script = scripted(page, ana, state, 0, moves, **CHIPS)
+        phone.table(script.table["id"])
+        page.wait_for_selector(".felt .controls .hand")
+        boxes = page.evaluate(HEAD)
+        texts = " ".join(b["text"] for b in boxes)
+        assert said[f"game.{game}"] in texts
+        for key in ("set.practice", "set.hints_chip", "set.private"):
+            assert said[key] in texts, (game, key)
+        assert_whole(boxes, PHONE["width"], f"{game} ({lang})")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        phone.shot(f"head-{game}-{lang}")
+    phone.close()
 
 
 # ---------------------------------------------------- dominoes: no needless choice (item 8)

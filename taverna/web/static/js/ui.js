@@ -113,11 +113,11 @@ export function settingsSummary(game, settings, options = {}) {
   return out;
 }
 
-/** A table's settings as chips in its head (markup). On a phone they are one row that
- * scrolls sideways: the row takes the focus, so that a keyboard can scroll it too. */
+/** A table's settings as chips in its head (markup): a list, each chip whole (on a
+ * phone the list wraps onto more rows: none is cut or out of sight). */
 export function settingsChips(game, settings, options) {
-  const chips = settingsSummary(game, settings, options).map((c) => html`<span class="chip">${c}</span>`);
-  return html`<div class="chips" role="region" aria-label="${t('table.settings')}" tabindex="0" data-key="chips">${chips}</div>`;
+  const chips = settingsSummary(game, settings, options).map((c) => html`<li class="chip">${c}</li>`);
+  return html`<ul class="chips" aria-label="${t('table.settings')}">${chips}</ul>`;
 }
 
 /** An official (ranked) game, wherever it is shown (lobby, table, histories): the sword
