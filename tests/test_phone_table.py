@@ -344,3 +344,49 @@ def test_a_tile_is_placed_with_one_tap_unless_the_end_matters(
         assert len(script.acts) == 1 and script.acts[0] in fits, script.acts
         assert page.locator(".hand-tile.selected").count() == 0
     phone.close()
+
+
+# ---------------------------------------------------- a touch screen's words (item 10)
+
+#: seat 1 opened with the 6-6 and seat 0 holds no six: seat 0 must draw
+NO_SIX = [
+    ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "1-1"],
+    ["6-6", "1-2", "1-3", "1-4", "2-2", "2-3", "2-4"],
+]
+
+#: how many keyboard badges are drawn on the screen (each a box of its own)
+BADGES = """() => [...document.querySelectorAll('.felt kbd')]
+  .filter((k) => k.getClientRects().length).length"""
+
+
+@pytest.mark.parametrize("touch", [True, False], ids=["touch", "mouse"])
+def test_a_touch_screen_says_tap_and_shows_no_key_badges(
+    browser: Any, server: Server, touch: bool
+) -> None:
+    """On a phone: "Tap a tile…", "tap the end", and no badges of keys (D, P; M, G in
+    cards) — until a key is pressed, which shows there is a keyboard. With a mouse:
+    "Click a tile…" and the badges."""
+    en = strings("en")
+    ana = Person(server, "Ana")
+    phone = Phone(browser, server, touch=touch)
+    page = phone.page
+    hint = page.locator(".felt .controls .hint")
+    # a tile to play, then one that fits two ends that are not alike: the end is asked
+    state = dominoes_start(dominoes_deal(FIVES, opener=0))
+    script = scripted(page, ana, state, 0, [*TO_FIVES, play(1, "5-5", "left")])
+    phone.table(script.table["id"])
+    words = {k: en[f"{k}_touch" if touch else k] for k in ("dom.hint_play", "dom.hint_end")}
+    playwright_api.expect(hint).to_have_text(words["dom.hint_play"])
+    tile = page.locator('.hand-tile.playable[data-tile="6-5"]')
+    tile.tap() if touch else tile.click()
+    playwright_api.expect(hint).to_have_text(words["dom.hint_end"])
+    # nothing fits: a button to draw, with its key's badge on a keyboard's screen only
+    state = dominoes_start(dominoes_deal(NO_SIX, opener=1))
+    script = scripted(page, ana, state, 0, [play(1, "6-6")])
+    phone.table(script.table["id"])
+    page.locator('[data-act="draw"]').wait_for()
+    assert page.evaluate(BADGES) == (0 if touch else 1)
+    page.keyboard.press("Shift")  # a keyboard after all
+    assert page.evaluate(BADGES) == 1
+    phone.shot(f"touch-{touch}")
+    phone.close()

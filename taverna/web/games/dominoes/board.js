@@ -6,7 +6,7 @@
 import { t, tn } from '/static/js/i18n.js';
 import { domino, dominoBack, scoreSheet } from '/static/js/svg.js';
 import { html } from '/static/js/html.js';
-import { actor, nameText, thing } from '/static/js/ui.js';
+import { actor, forScreen, nameText, thing } from '/static/js/ui.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
@@ -365,9 +365,9 @@ const dominoes = {
     if (legal('pass'))
       buttons.push(html`<button class="btn action" data-act="pass" data-key="act-pass">${t('dom.pass')} <kbd>P</kbd></button>`);
     let hint = '';
-    if (mine && c.ui.selected) hint = t('dom.hint_end');
+    if (mine && c.ui.selected) hint = t(forScreen('dom.hint_end'));
     else if (mine && v.drawn) hint = t('dom.hint_drawn');
-    else if (mine && legal('play')) hint = t('dom.hint_play');
+    else if (mine && legal('play')) hint = t(forScreen('dom.hint_play'));
     else if (mine && legal('draw')) hint = t('dom.hint_draw');
     return html`<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${nameText(c.label(c.me))}</span>

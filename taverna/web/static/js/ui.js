@@ -46,6 +46,17 @@ export function scoreList(c) {
   return html`<ol class="final">${order.map((s) => html`<li><span>${c.name(s)}</span><b>${num(scores[s])}</b></li>`)}</ol>`;
 }
 
+/** Whether the screen is used by touch first (a phone, a tablet: no hover, a coarse
+ * pointer): its words say "tap", not "click" (and css hides the keyboard's badges). */
+export function touchFirst() {
+  return !!window.matchMedia?.('(hover: none) and (pointer: coarse)').matches;
+}
+
+/** `key`'s words for this screen: its `<key>_touch` form on a touch screen, if it has one. */
+export function forScreen(key) {
+  return touchFirst() && has(`${key}_touch`) ? `${key}_touch` : key;
+}
+
 /** A moment the server gave (ISO 8601; one without an offset is UTC, as the server keeps
  * time), as the page's language writes a date and time: {text, iso}, or null. */
 export function when(iso) {
