@@ -47,6 +47,8 @@ pytestmark = pytest.mark.browser
 
 LANGUAGES = {"en": "en-US", "it": "it-IT", "nl": "nl-NL", "es": "es-ES"}
 GAMES = ("muggins-dominoes", "muggins-cards", "mus")
+#: a small phone
+SMALL = {"width": 360, "height": 640}
 
 
 @pytest.fixture(scope="module")
@@ -389,4 +391,78 @@ def test_a_touch_screen_says_tap_and_shows_no_key_badges(
     page.keyboard.press("Shift")  # a keyboard after all
     assert page.evaluate(BADGES) == 1
     phone.shot(f"touch-{touch}")
+    phone.close()
+
+
+# ----------------------------------------------- notices off the controls (item 11)
+
+#: the toast's box, and the boxes of every control the player may need: the table's
+#: head, the hand, the actions and what to do with them, the señas, the hint (those
+#: drawn, in the viewport)
+NOTICE = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: e.innerText.trim() };
+  };
+  const toast = document.getElementById('toast');
+  const controls = [...document.querySelectorAll(
+      '.table-head .btn, .table-head a, .felt .controls button, .felt .controls .hint,'
+      + ' .felt .hint-bar button')]
+    .filter((e) => e.getClientRects().length && (e.matches('button, a') || e.innerText.trim()))
+    .map(box)
+    .filter((r) => r.bottom > 0 && r.top < innerHeight);
+  return { toast: box(toast), shown: toast.classList.contains('show'), controls,
+           screen: { width: innerWidth, height: innerHeight } };
+}"""
+
+#: where the page is scrolled to when the notice comes: the top; the controls at the
+#: bottom of the screen; the controls at the top of the screen
+SCROLLS = {
+    "top": "0",
+    "controls at the bottom": "end.getBoundingClientRect().bottom + scrollY - innerHeight + 8",
+    "controls at the top": "el.getBoundingClientRect().top + scrollY - 60",
+}
+
+
+def assert_clear(page: Any, where: str) -> None:
+    got = until(page, lambda: (n := page.evaluate(NOTICE))["shown"] and n, "a notice")
+    toast, screen = got["toast"], got["screen"]
+    assert toast["left"] >= 0 and toast["right"] <= screen["width"], (where, toast)
+    assert toast["top"] >= 0 and toast["bottom"] <= screen["height"], (where, toast)
+    assert got["controls"], where
+    covered = [c["text"] for c in got["controls"] if overlap(toast, c)]
+    assert not covered, (where, toast["text"], covered)
+
+
+@pytest.mark.parametrize("size", [PHONE, SMALL], ids=["390x844", "360x640"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_notice_never_covers_the_controls(
+    browser: Any, server: Server, game: str, size: dict[str, int]
+) -> None:
+    """A notice ("Link copied", "Chiara signals ciego", a refusal) came at the bottom of
+    the screen, over the señas of a phone's Mus table: it goes where it covers none of
+    the controls the player needs, wherever the page is scrolled to, on a phone and on
+    a small one."""
+    en = strings("en")
+    ana = Person(server, "Ana")
+    phone = Phone(browser, server, viewport=size)
+    page = phone.page
+    state, moves = POSITIONS[game]()
+    script = scripted(page, ana, state, 0, moves, hints=True)
+    phone.table(script.table["id"])
+    page.wait_for_selector(".felt .hint-bar [data-hint]")
+    for where, y in SCROLLS.items():
+        page.evaluate(
+            "() => { const el = document.querySelector('.felt .controls');"
+            f" const end = document.querySelector('.felt .hint-bar'); scrollTo(0, {y}); }}"
+        )
+        page.evaluate("() => document.querySelector('[data-invite]').click()")
+        playwright_api.expect(page.locator("#toast")).to_have_text(en["table.link_copied"])
+        assert_clear(page, f"{game}, {where}: the link copied")
+        if game == "mus":
+            # a bot's seña, told as a notice, as the server tells it
+            script.signal({"seat": 1, "sign": "ciego", "after": len(moves)})
+            playwright_api.expect(page.locator("#toast")).to_contain_text("ciego")
+            assert_clear(page, f"{game}, {where}: a seña")
+        phone.shot(f"notice-{game}-{size['height']}-{where.replace(' ', '-')}")
     phone.close()
