@@ -61,7 +61,7 @@ def test_a_player_reviews_their_game_and_goes_to_its_costliest_moments(
     # the first mark goes to the step of the costliest choice, where the panel says what
     # the bot preferred
     marks.nth(0).click()
-    k = marked[0] + 1
+    k = marked[0]  # the position the choice was made in
     assert page.locator("[data-slider]").input_value() == str(k)
     step_of = said["replay.step_of"].replace("{k}", str(k)).split("{n}")[0]
     playwright_api.expect(page.locator(".step-count")).to_contain_text(step_of.strip())

@@ -61,6 +61,13 @@ export function mount(app, tableId) {
     return S.reviews.find((r) => r.seat === seat) || null;
   }
 
+  /** The step that shows a reviewed decision: the position it was made in, before the
+   * move (step k follows the record's first k actions). The step after would show what
+   * the move made — a decision that ends a hand, the next hand's deal. */
+  function decisionStep(index) {
+    return index;
+  }
+
   async function load() {
     // the table's chat beside the game (not part of its record): both rooms, once it is over
     api('GET', `/api/tables/${encodeURIComponent(tableId)}/chat`).then(
@@ -210,7 +217,7 @@ export function mount(app, tableId) {
     const r = reviewOf(S.reviewSeat);
     if (!r || r.status !== 'done' || !n) return '';
     return r.result.marked.map((index, i) => {
-      const k = index + 1;
+      const k = decisionStep(index);
       const pct = (100 * k) / n;
       return html`<button type="button" class="review-mark${k === S.k ? ' now' : ''}" data-review-step="${k}" data-at="${pct}" aria-label="${t('review.mark', { n: i + 1, k })}" title="${t('review.mark', { n: i + 1, k })}">${i + 1}</button>`;
     });
@@ -236,7 +243,7 @@ export function mount(app, tableId) {
       }</p><progress max="${total || 1}" value="${r.status === 'queued' ? 0 : r.done}" aria-label="${t('review.progress')}"></progress>`;
     } else {
       const moments = r.result.moments;
-      const here = moments.find((m) => m.index + 1 === S.k);
+      const here = moments.find((m) => decisionStep(m.index) === S.k);
       const byIndex = new Map(moments.map((m) => [m.index, m]));
       const marked = r.result.marked.map((i) => byIndex.get(i));
       body = html`${
@@ -254,9 +261,9 @@ export function mount(app, tableId) {
       }${
         marked.length
           ? html`<h3>${t('review.costliest')}</h3><ol class="review-moments">${marked.map(
-              (m, i) => html`<li><button type="button" class="btn small" data-review-step="${m.index + 1}">${t('review.moment', {
+              (m, i) => html`<li><button type="button" class="btn small" data-review-step="${decisionStep(m.index)}">${t('review.moment', {
                 n: i + 1,
-                k: m.index + 1,
+                k: decisionStep(m.index),
                 cost: m.cost.toFixed(2),
               })}</button><br><span>${plainName(table, seat)}: ${say(m.played)} · ${t('review.best')} ${say(m.best)}</span></li>`,
             )}</ol>`
