@@ -103,11 +103,17 @@ class Recording(Scripted):
     def __init__(self, page: Any, table: dict[str, Any], state: State, seat: int | None) -> None:
         super().__init__(page, table, state, seat)
         self.acts: list[dict[str, Any]] = []
+        #: the strong bot's answer to a hint asked ({"action", "why"}), as the server's
+        self.hint: dict[str, Any] | None = None
 
     def _message(self, raw: str | bytes) -> None:
         msg = json.loads(raw)
         if msg.get("type") == "act":
             self.acts.append(msg["action"])
+        elif msg.get("type") == "hint" and self.hint is not None:
+            self.ws.send(
+                json.dumps({"type": "hint", "id": msg["id"], "seq": self.shown, **self.hint})
+            )
         super()._message(raw)
 
     def signal(self, entry: dict[str, Any]) -> None:
@@ -465,4 +471,47 @@ def test_a_notice_never_covers_the_controls(
             playwright_api.expect(page.locator("#toast")).to_contain_text("ciego")
             assert_clear(page, f"{game}, {where}: a seña")
         phone.shot(f"notice-{game}-{size['height']}-{where.replace(' ', '-')}")
+    phone.close()
+
+
+# --------------------------------------------- a hint's estimate in points (item 9)
+
+
+@pytest.mark.parametrize(
+    ("game", "why", "said"),
+    [
+        pytest.param(
+            "muggins-dominoes",
+            {"key": "best_estimate", "value": -0.62, "unit": "points", "amount": -18.125},
+            "by its estimate, about 18 points against you by the end of the hand",
+            id="points behind",
+        ),
+        pytest.param(
+            "muggins-cards",
+            {"key": "best_estimate", "value": 0.1, "unit": "points", "amount": 1.003},
+            "by its estimate, about 1 point in your favour by the end of the hand",
+            id="one point ahead",
+        ),
+        pytest.param(
+            "mus",
+            {"key": "best_estimate", "value": 0.33, "unit": "games", "amount": 0.165},
+            "by its estimate, about 17 % of a game in your favour by the end of the hand",
+            id="a share of a game",
+        ),
+    ],
+)
+def test_a_hint_by_estimate_is_said_in_points_or_in_a_share_of_a_game(
+    browser: Any, server: Server, game: str, why: dict[str, Any], said: str
+) -> None:
+    """Not "its best estimate (-0.62)": what the move is worth by the end of the hand,
+    as players count (the server's unit: taverna.bots.hint), singular or plural."""
+    ana = Person(server, "Ana")
+    phone = Phone(browser, server)
+    page = phone.page
+    state, moves = POSITIONS[game]()
+    script = scripted(page, ana, state, 0, moves, hints=True)
+    script.hint = {"action": script.views[-1]["legal"][0], "why": why}
+    phone.table(script.table["id"])
+    page.locator(".felt [data-hint]").tap()
+    playwright_api.expect(page.locator(".hint-line")).to_contain_text(said)
     phone.close()

@@ -24,6 +24,7 @@ import {
   settingsChips,
   sideBadge,
   toast,
+  worthText,
 } from './ui.js';
 import { board } from './games.js';
 import { createChat } from './chat.js';
@@ -633,10 +634,14 @@ export function mount(app, tableId) {
   function whyText(why) {
     const own = game()?.whyText?.(why);
     if (own) return own;
+    if (why?.key === 'best_estimate') {
+      // what the move is worth by the end of the hand, as players count (the server's unit)
+      const size = Math.abs(why.amount) * (why.unit === 'games' ? 100 : 1); // as worthText shows it
+      const way = size < 0.05 ? 'even' : why.amount > 0 ? 'up' : 'down';
+      return t(`hint.why.best_estimate_${way}`, { amount: worthText(why.unit, why.amount) });
+    }
     const key = `hint.why.${why?.key}`;
-    if (!has(key)) return '';
-    const value = typeof why.value === 'number' ? (why.value > 0 ? '+' : '') + why.value.toFixed(2) : '';
-    return t(key, { ...why, value });
+    return has(key) ? t(key, why) : '';
   }
 
   function askHint() {

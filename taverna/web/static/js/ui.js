@@ -102,6 +102,17 @@ export function forScreen(key) {
   return touchFirst() && has(`${key}_touch`) ? `${key}_touch` : key;
 }
 
+/** An amount as players count it, in the unit the server names (a review's cost, a
+ * hint's estimate: taverna.bots.heuristics.Strategy.worth): "6 points", "0.4 points",
+ * "20 % of a game". Its size only: the sentence around it says which way it goes. */
+export function worthText(unit, amount) {
+  const x = Math.abs(Number(amount) || 0);
+  const round = (y) => (y < 10 ? Math.round(y * 10) / 10 : Math.round(y));
+  if (unit === 'games') return t('unit.games', { n: num(round(100 * x)) });
+  const n = round(x);
+  return tn('unit.points', n, { n: num(n) });
+}
+
 /** A moment the server gave (ISO 8601; one without an offset is UTC, as the server keeps
  * time), as the page's language writes a date and time: {text, iso}, or null. */
 export function when(iso) {
