@@ -7,9 +7,8 @@
   that matters (a double's end against a plain one) is asked for;
 - a touch screen is told "tap", and shows no keyboard badges until a key is pressed;
 - a notice (a toast) never covers the controls the player needs, in every game;
-- a review's moment shows the position the choice was made in, also when the choice
-  ended the hand, in every game; its costs in points or in a share of a game, its
-  choices and forced moves counted apart.
+- a hint by estimate is said in points, or in Mus in a share of a game (a review's
+  moment, costs and counts: tests/test_review_browser.py).
 
 Where a position is dealt just so, the table's socket is answered by the test itself
 (``Scripted``, tests/test_web_tables.py): the engine's own events and views. Geometry is
@@ -145,18 +144,13 @@ def scripted(
     return script
 
 
-def dominoes(*moves: tuple[int, str, str | None]) -> tuple[State, list[Action]]:
-    """Seat 0 holds the 6-5; the moves are (seat, tile, end)."""
+def dominoes_position() -> tuple[State, list[Action]]:
+    """Muggins dominoes, two seats: seat 0 to open."""
     hands = [
         ["6-5", "5-5", "2-4", "0-0", "0-1", "0-2", "0-3"],
         ["5-4", "4-1", "1-5", "5-2", "1-1", "1-2", "2-2"],
     ]
-    state = dominoes_start(dominoes_deal(hands, opener=0))
-    acts = []
-    for seat, tile, end in moves:
-        obj = {"seat": seat, "type": "play", "tile": tile, **({"end": end} if end else {})}
-        acts.append(Dominoes.parse_action(obj, 2))
-    return state, acts
+    return dominoes_start(dominoes_deal(hands, opener=0)), []
 
 
 def mus_position() -> tuple[State, list[Action]]:
@@ -174,7 +168,7 @@ def cards_position() -> tuple[State, list[Action]]:
 
 
 POSITIONS = {
-    "muggins-dominoes": lambda: dominoes(),
+    "muggins-dominoes": dominoes_position,
     "muggins-cards": cards_position,
     "mus": mus_position,
 }
