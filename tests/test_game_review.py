@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from typing import Any
 
@@ -17,7 +18,15 @@ import pytest
 from taverna.bots import heuristics, make_bot
 from taverna.bots.dominoes import _count_after
 from taverna.bots.match import play_game
-from taverna.bots.review import MARKED, NOTICEABLE, estimate, requests, summary
+from taverna.bots.review import (
+    MARKED,
+    NOTICEABLE,
+    estimate,
+    forced,
+    in_units,
+    requests,
+    summary,
+)
 from taverna.games import get_game
 from taverna.games.dominoes import Dominoes, tile_id
 from taverna.games.record import parse_record
@@ -185,6 +194,62 @@ def test_the_summary_marks_the_three_costliest_moments() -> None:
     assert quiet["marked"] == []
 
 
+@pytest.mark.parametrize("game,seats", [("muggins-dominoes", 2), ("muggins-cards", 2), ("mus", 4)])
+def test_the_moves_without_a_choice_are_counted_apart(game: str, seats: int) -> None:
+    """Not "1 decisions reviewed" after three plays: every move of the seat that took its
+    turn is either a choice the review asks about or a forced one (a lone tile that fits,
+    a draw, a pass, a go), counted apart; a call out of turn is neither."""
+    state = finished(game, seats, seed=5)
+    record = state.record()
+    rec = parse_record(record)
+    for seat in range(seats):
+        again = get_game(game).start(rec.seats, rec.settings, rec.deals)
+        optional = again.optional_actions
+        choices = without = 0
+        for action in rec.actions:
+            if action.seat == seat and seat in again.to_act and action.type not in optional:
+                turn = [a for a in again.legal_actions(seat) if a.type not in optional]
+                choices += len(turn) > 1
+                without += len(turn) == 1
+            again.apply(action)
+        assert len(requests(record, seat, seed=1, samples=1)) == choices > 0
+        assert forced(record, seat) == without
+        assert without > 0 or game == "mus", (game, seat)  # a Mus turn always offers two
+
+
+def test_a_cost_is_said_in_points_or_in_a_share_of_a_game() -> None:
+    """The bot's costs (differences of mean rewards) as players count them: in Muggins
+    the hand's points that each move's mean reward stands for (``scale · atanh``, the
+    inverse of the reward's tanh, a sure win at 0.99), their difference the cost; in Mus
+    half the reward's difference, the pair's share of a game."""
+    moment = {
+        "index": 4,
+        "played": {"seat": 0, "type": "pass"},
+        "best": {"seat": 0, "type": "bet", "amount": 2},
+        "cost": 0.5,
+        "actions": [
+            {"action": {"seat": 0, "type": "bet", "amount": 2}, "value": 0.3},
+            {"action": {"seat": 0, "type": "pass"}, "value": -0.2},
+        ],
+    }
+    clean = {**moment, "index": 6, "cost": 0.0, "best": moment["played"]}
+    result = {"seat": 0, "moments": [moment, clean], "marked": [4], "total_cost": 0.5}
+    told = in_units("mus", result)
+    assert told["unit"] == "games"
+    assert [m["worth"] for m in told["moments"]] == [0.25, 0.0]
+    assert told["total_worth"] == 0.25 and told["total_cost"] == 0.5
+    scale = heuristics.strategy("muggins-dominoes").scale
+    sure = {**moment, "actions": [{**moment["actions"][0], "value": 1.0}, moment["actions"][1]]}
+    for m, points in (
+        (moment, scale * (math.atanh(0.3) - math.atanh(-0.2))),
+        (sure, scale * (math.atanh(0.99) - math.atanh(-0.2))),
+    ):
+        told = in_units("muggins-dominoes", {**result, "moments": [m, clean]})
+        assert told["unit"] == "points"
+        assert told["moments"][0]["worth"] == pytest.approx(points, abs=0.01)
+        assert told["total_worth"] == told["moments"][0]["worth"]
+
+
 @pytest.mark.parametrize("game,seats", [("muggins-cards", 2), ("mus", 4)])
 def test_every_game_is_reviewed(game: str, seats: int) -> None:
     """A whole game of each game reviewed: a cost for each choice, never below zero, the
@@ -303,8 +368,16 @@ def test_a_review_is_asked_computed_stored_and_taken_up_after_a_restart(
         done = wait_done(server, tid, 0)
         result = done["result"]
         assert done["done"] == done["total"] == len(result["moments"]) > 0
+        # the costs in points too; the moves that were no choice counted apart
+        assert result["unit"] == "points"
+        worths = [m["worth"] for m in result["moments"]]
+        assert all(
+            (w > 0) == (m["cost"] > 0) for w, m in zip(worths, result["moments"], strict=True)
+        )
+        assert result["total_worth"] == pytest.approx(sum(worths), abs=0.02)
 
         record = httpx.get(f"{server.http}/api/games/{tid}/record").json()["record"]
+        assert result["forced"] == forced(record, 0)
         actions = record["actions"]
         for m in result["moments"]:
             assert actions[m["index"]]["seat"] == 0

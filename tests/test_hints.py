@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,7 +19,7 @@ import httpx
 import pytest
 
 from taverna.bots import make_bot
-from taverna.bots.hint import hint, request
+from taverna.bots.hint import hint, request, why
 from taverna.bots.mus import explain as mus_explain
 from taverna.games import get_game
 from taverna.games.cards import Cards
@@ -348,3 +349,31 @@ def test_a_mus_hint_says_the_pairs_chance_in_the_lance() -> None:
         why = mus_explain(bot, view, action)
         assert why is not None and why["key"] == key and why["lance"] == "grande", why
         assert (why["chance"] >= 50) == (key == "pair_wins")
+
+
+def test_a_hint_by_estimate_says_it_in_points_or_in_a_share_of_a_game() -> None:
+    """Not "best estimate (-0.62)": the search's mean reward said as players count — in
+    Muggins the hand's points, yours less the other's, that the reward stands for
+    (-0.62 is about 18 behind: 25 · atanh(-0.62)); in Mus the pair's share of a game
+    (half the reward: one pair's gain is the other's loss)."""
+    state = scoring_position()
+    view = state.view(1)
+    bot = make_bot("expert", Dominoes, 1)
+    dull = next(a for a in bot.legal(view) if a.to_json()["tile"] in ("6-1", "1-6"))
+    bot.estimates = {dull: -0.62}
+    said = why(bot, view, dull, seed=1)
+    assert said["key"] == "best_estimate" and said["unit"] == "points"
+    assert said["amount"] == pytest.approx(25 * math.atanh(-0.62), abs=1e-3)
+    assert round(said["amount"]) == -18
+
+    hands = ["12o 12c 1e 1b", "4o 5c 6e 7b", "4c 5e 6b 7o", "4e 5b 6o 7c"]
+    view = mus_start(mus_deal(hands, mano=0)).view(0)
+    bot = make_bot("expert", Mus, 0)
+    mus = next(a for a in bot.legal(view) if a.type == "mus")
+    bot.estimates = {mus: 0.3}
+    assert why(bot, view, mus, seed=1) == {
+        "key": "best_estimate",
+        "value": 0.3,
+        "unit": "games",
+        "amount": 0.15,
+    }

@@ -22,6 +22,9 @@ S = TypeVar("S", bound=State[Any])
 A = TypeVar("A", bound=Action)
 T = TypeVar("T")
 
+#: the largest mean reward :meth:`Strategy.worth` tells apart from a sure win
+SURE = 0.99
+
 
 class Strategy(Generic[S, A]):
     """What the bots know about one game, in one object: a game's bots module makes a
@@ -37,7 +40,7 @@ class Strategy(Generic[S, A]):
     ``review_samples`` (sampled deals a review of a decision plays its candidates out on),
     ``depth`` (actions a rollout plays at most), ``scale`` (points that make a clear
     difference: rewards pass through tanh), ``number_options`` (the game's own bot
-    options, checked when a bot is made).
+    options, checked when a bot is made), ``unit`` (what :meth:`worth` counts in).
     """
 
     #: the game's record name
@@ -54,6 +57,9 @@ class Strategy(Generic[S, A]):
     review_samples: ClassVar[int] = 256
     depth: ClassVar[int] = 10_000
     scale: ClassVar[float] = 10.0
+    #: what :meth:`worth` counts in, as players count: ``points`` (the hand's points,
+    #: one's own less the best other side's) or ``games`` (Mus: games won)
+    unit: ClassVar[str] = "points"
 
     def greedy(self, bot: Bot, view: View, legal: list[A]) -> A:
         """The best immediate choice (greedy bots, rollouts' anchors)."""
@@ -128,6 +134,19 @@ class Strategy(Generic[S, A]):
             rival = max(gain[o] for o in range(n) if not _same_side(state, o, s))
             out.append(math.tanh((gain[s] - rival) / self.scale))
         return out
+
+    def worth(self, value: float) -> float:
+        """A mean :meth:`reward` in :attr:`unit`, for people: the points of the hand
+        (one's own less the best other side's) sure to come that the bot holds worth as
+        much — the inverse of the reward's tanh, so that a cost in points keeps the
+        bot's order of the moves. A game won or lost (a reward of ±1) counts as
+        ``scale · atanh(0.99)``: 66 points in dominoes, 26 in cards.
+
+        >>> round(Strategy().worth(math.tanh(1.5)), 6)
+        15.0
+        """
+        clipped = max(-SURE, min(SURE, value))
+        return self.scale * math.atanh(clipped)
 
 
 def pick(rng: random.Random, options: Sequence[T]) -> T:

@@ -20,7 +20,9 @@ told by the game's :meth:`Strategy.explain` (``{"key": "scores", "points": 15}``
 ``{"key": "keeps_double", "tile": "6-6"}``, ``{"key": "pair_wins", "lance": "grande",
 "chance": 72}``), else ``only_move`` (one move takes the turn), ``best_estimate`` with
 the search's mean reward of the move (``value``: the game's reward, from -1 to 1 but in
-Mus, where it is a gain in games won), or ``policy`` (the
+Mus, where it is a gain in games won) and what it is worth as players count
+(``amount`` in ``unit``, :meth:`Strategy.worth`: the hand's points, yours less the best
+other side's, or in Mus the pair's share of a game), or ``policy`` (the
 move of the game's rule of thumb, kept by the search).
 """
 
@@ -79,7 +81,13 @@ def why(bot: ExpertBot, view: View, action: Action, seed: int) -> dict[str, Any]
     estimate = bot.estimates.get(action)
     if estimate is None:
         return {"key": "policy"}
-    return {"key": "best_estimate", "value": round(estimate, 2)}
+    strategy = heuristics.strategy(bot.game)
+    return {
+        "key": "best_estimate",
+        "value": round(estimate, 2),
+        "unit": strategy.unit,
+        "amount": round(strategy.worth(estimate), 3),
+    }
 
 
 def _events(bot: ExpertBot, view: View, action: Action, seed: int) -> list[Event] | None:

@@ -993,6 +993,7 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     iterations = 1500
     review_samples = 96  # a Mus rollout costs more: about 0.1 s a decision reviewed
     paired = True
+    unit = "games"
 
     def greedy(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction:
         return greedy(bot, view, legal)
@@ -1024,6 +1025,11 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
 
     def reward(self, state: Mus, before: list[float]) -> list[float]:
         return reward(state, before)
+
+    def worth(self, value: float) -> float:
+        # the reward counts what one pair's chance of games gains and the other's loses:
+        # half of it is the pair's own gain, in games (0.2: a fifth of a game)
+        return value / 2
 
     def anchor(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction | None:
         return anchor(bot, view, legal)

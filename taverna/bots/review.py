@@ -34,13 +34,14 @@ worker does (``taverna worker``)::
 from __future__ import annotations
 
 import contextlib
+import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..games import get_game
 from ..games.base import Action, State
-from ..games.record import parse_record
+from ..games.record import Record, parse_record
 from . import heuristics, make_bot
 from .decision import BadRequest, _field, follow_parent
 from .expert import paired_gain, paired_values
@@ -59,37 +60,56 @@ def requests(
 ) -> list[dict[str, Any]]:
     """One request per decision of ``seat`` in a finished game's ``record`` that had a
     choice: the seat's view just before it, the action it took, and its index in the
-    record's actions (the replay's step ``index + 1`` shows it made)."""
+    record's actions (the replay's step ``index`` shows the position it was made in,
+    step ``index + 1`` the one it made)."""
     rec = parse_record(dict(record))
-    if not 0 <= seat < rec.seats:
-        raise BadRequest(f"seat must be from 0 to {rec.seats - 1}, not {seat}")
     game = rec.game
     # every candidate action is played out on each sampled deal: the game's own budget
     n = samples if samples is not None else heuristics.strategy(game).review_samples
     rng = random.Random(seed)
-    state = game.start(rec.seats, rec.settings, rec.deals)
+    return [
+        {
+            "kind": "review",
+            "game": game.game,
+            "seat": seat,
+            "index": i,
+            "view": state.view(seat),
+            "action": action.to_json(),
+            "samples": n,
+            "seed": rng.randrange(1 << 30),
+        }
+        for i, state, action, choice in _moves(rec, seat)
+        if choice
+    ]
+
+
+def forced(record: Mapping[str, Any], seat: int) -> int:
+    """How many of ``seat``'s moves in ``record`` took the turn without a choice (the
+    only tile that fits, a draw or a pass with nothing to place, a go): the moves a
+    review does not ask about, besides its :func:`requests`."""
+    rec = parse_record(dict(record))
+    return sum(1 for _i, _state, _action, choice in _moves(rec, seat) if not choice)
+
+
+def _moves(rec: Record, seat: int) -> Iterator[tuple[int, State, Action, bool]]:
+    """Each move of ``seat`` that took its turn (not an optional right: a call), with
+    its index in the record's actions, the state just before it (played on once the
+    next is asked for) and whether the seat had a choice then (more than one action
+    that takes the turn)."""
+    if not 0 <= seat < rec.seats:
+        raise BadRequest(f"seat must be from 0 to {rec.seats - 1}, not {seat}")
+    state = rec.game.start(rec.seats, rec.settings, rec.deals)
+    optional = state.optional_actions
     signals = rec.signals
     k = 0
-    out = []
     for i, action in enumerate(rec.actions):
         while k < len(signals) and signals[k]["after"] == i:
             state.replay_signal(signals[k])
             k += 1
-        if action.seat == seat and seat in state.to_act and _choice(state, seat, action):
-            out.append(
-                {
-                    "kind": "review",
-                    "game": game.game,
-                    "seat": seat,
-                    "index": i,
-                    "view": state.view(seat),
-                    "action": action.to_json(),
-                    "samples": n,
-                    "seed": rng.randrange(1 << 30),
-                }
-            )
+        if action.seat == seat and seat in state.to_act and action.type not in optional:
+            turn = [a for a in state.legal_actions(seat) if a.type not in optional]
+            yield i, state, action, len(turn) > 1
         state.apply(action)
-    return out
 
 
 def low_priority(parent: int) -> None:
@@ -100,16 +120,6 @@ def low_priority(parent: int) -> None:
     with contextlib.suppress(OSError):
         os.nice(10)
     follow_parent(parent)
-
-
-def _choice(state: State, seat: int, action: Action) -> bool:
-    """Whether the seat had more than one action that takes the turn (a forced draw or
-    pass is no decision), and took one of them (not an optional right: a call)."""
-    optional = state.optional_actions
-    if action.type in optional:
-        return False
-    turn = [a for a in state.legal_actions(seat) if a.type not in optional]
-    return len(turn) > 1
 
 
 def estimate(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -192,10 +202,13 @@ def _values(
     return means, gains
 
 
-def summary(record_seat: int, answers: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
-    """A stored review: every decision's estimate (by its action ``index``) and the
+def summary(
+    record_seat: int, answers: list[tuple[int, dict[str, Any]]], forced: int = 0
+) -> dict[str, Any]:
+    """A stored review: every decision's estimate (by its action ``index``), the
     ``marked`` ones, the costliest (at most :data:`MARKED`, each costing at least
-    :data:`NOTICEABLE`), costliest first."""
+    :data:`NOTICEABLE`), costliest first, and how many moves were ``forced`` (no
+    decision: :func:`forced`)."""
     moments = [{"index": i, **a} for i, a in sorted(answers, key=lambda x: x[0])]
     costly = sorted(
         (m for m in moments if m["cost"] >= NOTICEABLE), key=lambda m: (-m["cost"], m["index"])
@@ -205,4 +218,35 @@ def summary(record_seat: int, answers: list[tuple[int, dict[str, Any]]]) -> dict
         "moments": moments,
         "marked": [m["index"] for m in costly[:MARKED]],
         "total_cost": round(sum(m["cost"] for m in moments), 4),
+        "forced": forced,
+    }
+
+
+def in_units(game: str, result: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored review's ``result`` with its costs as players count them (the game's
+    :meth:`Strategy.worth`, in its ``unit``): each moment's ``worth`` (what its best
+    action is worth less what the played one is, from their mean rewards) and the
+    ``total_worth``. The stored result keeps the bot's own measure; this is said on
+    the way out, so a review stored before is told the same way.
+
+    >>> told = in_units("mus", {"moments": [{"cost": 0.4, "played": 1, "best": 2,
+    ...     "actions": [{"action": 2, "value": 0.3}, {"action": 1, "value": -0.1}]}]})
+    >>> told["unit"], told["moments"][0]["worth"], told["total_worth"]
+    ('games', 0.2, 0.2)
+    """
+    strategy = heuristics.strategy(get_game(game))
+    moments = []
+    for m in result["moments"]:
+        worth = 0.0
+        if m["cost"] > 0:
+            value = {json.dumps(a["action"], sort_keys=True): a["value"] for a in m["actions"]}
+            best = value[json.dumps(m["best"], sort_keys=True)]
+            played = value[json.dumps(m["played"], sort_keys=True)]
+            worth = strategy.worth(best) - strategy.worth(played)
+        moments.append({**m, "worth": round(worth, 2)})
+    return {
+        **result,
+        "moments": moments,
+        "unit": strategy.unit,
+        "total_worth": round(sum(m["worth"] for m in moments), 2),
     }

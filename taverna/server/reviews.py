@@ -24,7 +24,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
-from ..bots.review import estimate, requests, summary
+from ..bots.review import estimate, forced, in_units, requests, summary
 from ..store.repo import Conflict, Store
 from ..store.reviews import ReviewStore
 from . import accounts
@@ -116,6 +116,7 @@ class Reviewer:
             await self.reviews.finish(table_id, seat, None, "the game is not finished")
             return
         asked = await asyncio.to_thread(requests, record, seat, review_seed(table_id, seat))
+        without_choice = await asyncio.to_thread(forced, record, seat)
         total = len(asked)
         await self.reviews.progress(table_id, seat, 0, total)
         answers = []
@@ -126,7 +127,7 @@ class Reviewer:
             if time.monotonic() - marked >= MARK_EVERY and i + 1 < total:
                 await self.reviews.progress(table_id, seat, i + 1, total)
                 marked = time.monotonic()
-        result = summary(seat, answers)
+        result = summary(seat, answers, without_choice)
         await self.reviews.finish(table_id, seat, result)
         log.info(
             "reviewed %s seat %d: %d decisions in %.1f s",
@@ -161,9 +162,16 @@ async def _finished(request: Request, table_id: str) -> Any:
     "/api/games/{table_id}/reviews", summary="A finished game's reviews, each seat's as it stands"
 )
 async def game_reviews(table_id: str, request: Request) -> dict[str, Any]:
-    await _finished(request, table_id)
+    table = await _finished(request, table_id)
     reviewer = reviewer_of(request)
-    return {"reviews": await reviewer.reviews.of_table(table_id)}
+    return {"reviews": [told(table.game, r) for r in await reviewer.reviews.of_table(table_id)]}
+
+
+def told(game: str, review: dict[str, Any]) -> dict[str, Any]:
+    """A review as the API tells it: a done one's costs in the game's units too."""
+    if not review.get("result"):
+        return review
+    return {**review, "result": in_units(game, review["result"])}
 
 
 @router.post(
@@ -182,7 +190,7 @@ async def ask_review(
     reviewer = reviewer_of(request)
     existing = await reviewer.reviews.get(table_id, seat)
     if existing is not None and existing["status"] != "failed":
-        return {"review": existing}
+        return {"review": told(table.game, existing)}
     if reviewer.busy():
         raise Refused(503, "reviews_busy", "too many reviews are waiting: ask again in a minute")
     mine = sum(
@@ -220,7 +228,7 @@ async def ask_review(
         again = await reviewer.reviews.get(table_id, seat)
         if again is None:
             raise
-        return {"review": again}
+        return {"review": told(table.game, again)}
     if new:
         reviewer.asked_by[(table_id, seat)] = player["id"]
         reviewer.enqueue(table_id, seat)

@@ -6,7 +6,7 @@
 import { t, tn } from '/static/js/i18n.js';
 import { domino, dominoBack, scoreSheet } from '/static/js/svg.js';
 import { html } from '/static/js/html.js';
-import { actor, nameText, thing } from '/static/js/ui.js';
+import { actor, forScreen, nameText, thing } from '/static/js/ui.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();
@@ -14,6 +14,19 @@ const isDouble = (tile) => tile.split('-')[0] === tile.split('-')[1];
 
 function placements(c, tile) {
   return c.legal.filter((a) => a.type === 'play' && same(a.tile, tile));
+}
+
+/** The placements of `tile` that make different positions: one where the two ends are
+ * alike. Only the open ends count (docs/rules.md, Muggins dominoes: no double opens a
+ * branch, a double at an end counts both halves), so a tile that fits ends of the same
+ * pips, both doubles or neither, leaves the same two ends at either: mirror images, no
+ * choice to ask for. A double end and a plain one of the same pips are not alike (the
+ * double counts twice until it is covered). */
+function choices(c, tile) {
+  const options = placements(c, tile);
+  const v = c.view;
+  const alike = !!v.ends && v.ends[0] === v.ends[1] && v.doubles_at_ends[0] === v.doubles_at_ends[1];
+  return alike && options.length > 1 ? options.slice(0, 1) : options;
 }
 
 function tileLabel(tile) {
@@ -350,9 +363,9 @@ const dominoes = {
     if (legal('pass'))
       buttons.push(html`<button class="btn action" data-act="pass" data-key="act-pass">${t('dom.pass')} <kbd>P</kbd></button>`);
     let hint = '';
-    if (mine && c.ui.selected) hint = t('dom.hint_end');
+    if (mine && c.ui.selected) hint = t(forScreen('dom.hint_end'));
     else if (mine && v.drawn) hint = t('dom.hint_drawn');
-    else if (mine && legal('play')) hint = t('dom.hint_play');
+    else if (mine && legal('play')) hint = t(forScreen('dom.hint_play'));
     else if (mine && legal('draw')) hint = t('dom.hint_draw');
     return html`<div class="me-plate${v.turn === c.me ? ' turn' : ''}">
         <span class="plate-name">${nameText(c.label(c.me))}</span>
@@ -376,7 +389,7 @@ const dominoes = {
     root.querySelectorAll('.hand-tile.playable').forEach((b) => {
       const tile = b.dataset.tile;
       b.onclick = () => {
-        const options = placements(c, tile);
+        const options = choices(c, tile);
         if (options.length === 1) {
           c.ui.selected = null;
           c.act(options[0]); // the legal move as the server listed it

@@ -62,6 +62,16 @@ async function main() {
     page?.rerender();
   });
   window.addEventListener('taverna:session', chrome);
+  // a key pressed outside a text field comes from a keyboard (a screen's own shows for
+  // text fields only): the keyboard's badges show from then on, on a touch screen too
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Unidentified' || e.target.closest?.('input, textarea, select, [contenteditable]')) return;
+      document.documentElement.classList.add('keys');
+    },
+    { capture: true },
+  );
   chrome(); // the top bar first: the pages report their connection in it
   window.addEventListener('hashchange', () => {
     // the focus was on the page that went (a link, a button of a dialog): to the new one,

@@ -5,10 +5,10 @@
 
 import { api, ensureSession, session } from './api.js';
 import { html, setMarkup } from './html.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { board } from './games.js';
 import { chatRecord } from './chat.js';
-import { gameTitle, keepFocus, plainName, scoreList, settingsChips } from './ui.js';
+import { gameTitle, keepFocus, plainName, scoreList, settingsChips, worthText } from './ui.js';
 
 const ICON_FIRST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M4 3h2.5v14H4zM17 3v14L7.5 10z" fill="currentColor"/></svg>`;
 const ICON_LAST = html`<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="M16 3h-2.5v14H16zM3 3v14l9.5-7z" fill="currentColor"/></svg>`;
@@ -59,6 +59,13 @@ export function mount(app, tableId) {
 
   function reviewOf(seat) {
     return S.reviews.find((r) => r.seat === seat) || null;
+  }
+
+  /** The step that shows a reviewed decision: the position it was made in, before the
+   * move (step k follows the record's first k actions). The step after would show what
+   * the move made — a decision that ends a hand, the next hand's deal. */
+  function decisionStep(index) {
+    return index;
   }
 
   async function load() {
@@ -210,7 +217,7 @@ export function mount(app, tableId) {
     const r = reviewOf(S.reviewSeat);
     if (!r || r.status !== 'done' || !n) return '';
     return r.result.marked.map((index, i) => {
-      const k = index + 1;
+      const k = decisionStep(index);
       const pct = (100 * k) / n;
       return html`<button type="button" class="review-mark${k === S.k ? ' now' : ''}" data-review-step="${k}" data-at="${pct}" aria-label="${t('review.mark', { n: i + 1, k })}" title="${t('review.mark', { n: i + 1, k })}">${i + 1}</button>`;
     });
@@ -235,35 +242,43 @@ export function mount(app, tableId) {
         r.status === 'queued' ? t('review.queued') : t('review.running', { done: r.done, total })
       }</p><progress max="${total || 1}" value="${r.status === 'queued' ? 0 : r.done}" aria-label="${t('review.progress')}"></progress>`;
     } else {
-      const moments = r.result.moments;
-      const here = moments.find((m) => m.index + 1 === S.k);
+      const result = r.result;
+      const moments = result.moments;
+      const unit = result.unit;
+      const cost = (amount) => worthText(unit, amount);
+      const here = moments.find((m) => decisionStep(m.index) === S.k);
       const byIndex = new Map(moments.map((m) => [m.index, m]));
-      const marked = r.result.marked.map((i) => byIndex.get(i));
+      const marked = result.marked.map((i) => byIndex.get(i));
+      // a choice is a move with more than one option; the others are said apart
+      const forced = result.forced ? html` ${tn('review.forced', result.forced)}` : '';
       body = html`${
         moments.length
-          ? html`<p>${t('review.summary', { n: moments.length, cost: r.result.total_cost.toFixed(2) })}</p>`
-          : html`<p>${t('review.no_choices')}</p>`
+          ? html`<p class="review-summary">${tn('review.choices', moments.length)}${forced}. ${t('review.total', {
+              cost: cost(result.total_worth),
+            })}</p>`
+          : html`<p class="review-summary">${t('review.no_choices')}</p>`
       }${
         here
-          ? html`<p class="review-here" aria-live="polite">${
+          ? html`<p class="review-here" aria-live="polite">${t('review.here_played', { name: plainName(table, seat) })} <strong>${say(
+              here.played,
+            )}</strong> · ${
               here.cost > 0
-                ? t('review.here', { cost: here.cost.toFixed(2) })
+                ? html`${t('review.here', { cost: cost(here.worth) })} <strong>${say(here.best)}</strong>`
                 : t('review.here_best')
-            }${here.cost > 0 ? html` <strong>${say(here.best)}</strong>` : ''}</p>`
+            }</p>`
           : ''
       }${
         marked.length
           ? html`<h3>${t('review.costliest')}</h3><ol class="review-moments">${marked.map(
-              (m, i) => html`<li><button type="button" class="btn small" data-review-step="${m.index + 1}">${t('review.moment', {
-                n: i + 1,
-                k: m.index + 1,
-                cost: m.cost.toFixed(2),
-              })}</button><br><span>${plainName(table, seat)}: ${say(m.played)} · ${t('review.best')} ${say(m.best)}</span></li>`,
+              (m, i) => html`<li><button type="button" class="btn small" data-review-step="${decisionStep(m.index)}">${t(
+                'review.moment',
+                { n: i + 1, k: decisionStep(m.index), cost: cost(m.worth) },
+              )}</button><br><span>${plainName(table, seat)}: ${say(m.played)} · ${t('review.best')} ${say(m.best)}</span></li>`,
             )}</ol>`
           : moments.length
             ? html`<p>${t('review.clean')}</p>`
             : ''
-      }<p class="muted">${t('review.cost_means')}</p>`;
+      }<p class="muted">${t(`review.cost_means_${unit}`)}</p>`;
     }
     return html`<section class="panel review" aria-labelledby="review-title"><h2 id="review-title">${t('review.title')}</h2>${seatPicker}${body}</section>`;
   }

@@ -17,12 +17,14 @@ import {
   focusFirst,
   gameTitle,
   keepFocus,
+  placeToast,
   plainName,
   scoreList,
   seatName,
   settingsChips,
   sideBadge,
   toast,
+  worthText,
 } from './ui.js';
 import { board } from './games.js';
 import { bell } from './svg.js';
@@ -317,6 +319,7 @@ export function mount(app, tableId) {
 
   function render() {
     keepFocus(app, draw, S.view?.over ? ['.felt .controls'] : FOCUS_NEXT);
+    placeToast(); // a notice showing moves off the controls as drawn now
     moveFocus();
     tick();
     const v = S.view;
@@ -393,7 +396,7 @@ export function mount(app, tableId) {
     setMarkup(
       app,
       html`<div class="table-page game-${x.game}" data-status="${x.status}" data-seq="${socket?.seq ?? ''}">
-      <header class="table-head"${behind}>
+      <header class="table-head" data-keep-clear${behind}>
         <div class="table-title">
           <a class="back-link" href="#/" aria-label="${t('nav.lobby')}">←</a>
           <h1>${gameTitle(x.game)}</h1>
@@ -544,7 +547,7 @@ export function mount(app, tableId) {
         <div class="status-bar" role="status" aria-live="polite">${statusLine(c)}</div>
         ${presenceBar()}
         ${g.board(c)}
-        <div class="controls" tabindex="-1" data-key="controls">${g.controls(c)}</div>
+        <div class="controls" tabindex="-1" data-key="controls" data-keep-clear>${g.controls(c)}</div>
         ${hintBar(c)}
       </section>
       <aside class="side">
@@ -616,7 +619,7 @@ export function mount(app, tableId) {
     if (!hintsOn() || !c.interactive || !(v.turn === S.seat || (v.legal || []).length > 0)) return '';
     const asking = S.hintAsked !== null;
     const shown = shownHint();
-    return html`<div class="hint-bar">
+    return html`<div class="hint-bar" data-keep-clear>
       <button type="button" class="btn ghost small" data-hint data-key="hint"${asking ? html` aria-disabled="true"` : ''}>${
         asking ? t('hint.asking') : t('hint.button')
       }</button>
@@ -633,10 +636,14 @@ export function mount(app, tableId) {
   function whyText(why) {
     const own = game()?.whyText?.(why);
     if (own) return own;
+    if (why?.key === 'best_estimate') {
+      // what the move is worth by the end of the hand, as players count (the server's unit)
+      const size = Math.abs(why.amount) * (why.unit === 'games' ? 100 : 1); // as worthText shows it
+      const way = size < 0.05 ? 'even' : why.amount > 0 ? 'up' : 'down';
+      return t(`hint.why.best_estimate_${way}`, { amount: worthText(why.unit, why.amount) });
+    }
     const key = `hint.why.${why?.key}`;
-    if (!has(key)) return '';
-    const value = typeof why.value === 'number' ? (why.value > 0 ? '+' : '') + why.value.toFixed(2) : '';
-    return t(key, { ...why, value });
+    return has(key) ? t(key, why) : '';
   }
 
   function askHint() {
@@ -759,7 +766,7 @@ export function mount(app, tableId) {
     return html`<div class="game-over" role="dialog" aria-modal="true" aria-labelledby="over-title"${
       note ? html` aria-describedby="over-note"` : ''
     }>
-      <div class="game-over-card">
+      <div class="game-over-card" data-keep-clear>
         <h2 id="over-title">${g.winnerText(c)}</h2>
         ${note}
         ${g.finalScores(c)}

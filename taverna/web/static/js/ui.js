@@ -7,17 +7,62 @@ import { officialMark } from './svg.js';
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen; `kind` 'error' is announced as an alert. */
+/** A short message at the bottom of the screen, or where it covers none of the controls
+ * the page marks `data-keep-clear` (`placeToast`); `kind` 'error' is announced as an alert. */
 export function toast(text, kind = 'info', ms = 4500) {
   const box = document.getElementById('toast');
   box.textContent = text;
   box.className = `toast show ${kind}`;
   box.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  placeToast();
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     box.className = 'toast';
   }, ms);
 }
+
+/** px kept between the toast and what it must not cover, and from the screen's bottom */
+const TOAST_GAP = 8;
+const TOAST_BOTTOM = 24;
+
+/** Put the toast where it covers nothing marked `data-keep-clear` (a table's controls,
+ * its hint, its head): at the bottom of the screen if that is clear, else as low as a
+ * clear stretch of the screen with room for it allows (between the top bar and the
+ * bottom); where none has room, in the tallest. Called when a toast shows, when the
+ * screen scrolls or changes size, and when a page draws its controls anew. */
+export function placeToast() {
+  const box = document.getElementById('toast');
+  if (!box?.classList.contains('show')) return;
+  box.style.top = '';
+  box.style.bottom = '';
+  const height = box.offsetHeight;
+  const width = box.offsetWidth;
+  const screen = window.innerHeight;
+  const left = (window.innerWidth - width) / 2;
+  const from = (document.querySelector('.topbar')?.getBoundingClientRect().bottom ?? 0) + TOAST_GAP;
+  const busy = [...document.querySelectorAll('[data-keep-clear]')]
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.height && r.right > left && r.left < left + width && r.bottom > from && r.top < screen)
+    .map((r) => [r.top - TOAST_GAP, r.bottom + TOAST_GAP])
+    .sort((a, b) => a[0] - b[0]);
+  const stretches = [];
+  let at = from;
+  for (const [top, bottom] of busy) {
+    if (top > at) stretches.push([at, top]);
+    at = Math.max(at, bottom);
+  }
+  stretches.push([at, screen - TOAST_BOTTOM]);
+  const last = stretches[stretches.length - 1];
+  if (last[1] === screen - TOAST_BOTTOM && last[1] - last[0] >= height) return; // the bottom is clear
+  const roomy = stretches.filter(([top, bottom]) => bottom - top >= height);
+  const [, bottom] = roomy.length
+    ? roomy[roomy.length - 1]
+    : stretches.reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a));
+  box.style.top = `${Math.max(from, bottom - height)}px`;
+  box.style.bottom = 'auto';
+}
+
+for (const event of ['scroll', 'resize']) window.addEventListener(event, placeToast, { passive: true });
 
 /** A game's name in the page's language (its strings' `game.<name>`). */
 export function gameTitle(game) {
@@ -44,6 +89,28 @@ export function scoreList(c) {
   const scores = c.view?.scores ?? [];
   const order = scores.map((_, s) => s).sort((a, b) => scores[b] - scores[a]);
   return html`<ol class="final">${order.map((s) => html`<li><span>${c.name(s)}</span><b>${num(scores[s])}</b></li>`)}</ol>`;
+}
+
+/** Whether the screen is used by touch first (a phone, a tablet: no hover, a coarse
+ * pointer): its words say "tap", not "click" (and css hides the keyboard's badges). */
+export function touchFirst() {
+  return !!window.matchMedia?.('(hover: none) and (pointer: coarse)').matches;
+}
+
+/** `key`'s words for this screen: its `<key>_touch` form on a touch screen, if it has one. */
+export function forScreen(key) {
+  return touchFirst() && has(`${key}_touch`) ? `${key}_touch` : key;
+}
+
+/** An amount as players count it, in the unit the server names (a review's cost, a
+ * hint's estimate: taverna.bots.heuristics.Strategy.worth): "6 points", "0.4 points",
+ * "20 % of a game". Its size only: the sentence around it says which way it goes. */
+export function worthText(unit, amount) {
+  const x = Math.abs(Number(amount) || 0);
+  const round = (y) => (y < 10 ? Math.round(y * 10) / 10 : Math.round(y));
+  if (unit === 'games') return t('unit.games', { n: num(round(100 * x)) });
+  const n = round(x);
+  return tn('unit.points', n, { n: num(n) });
 }
 
 /** A moment the server gave (ISO 8601; one without an offset is UTC, as the server keeps
@@ -113,11 +180,11 @@ export function settingsSummary(game, settings, options = {}) {
   return out;
 }
 
-/** A table's settings as chips in its head (markup). On a phone they are one row that
- * scrolls sideways: the row takes the focus, so that a keyboard can scroll it too. */
+/** A table's settings as chips in its head (markup): a list, each chip whole (on a
+ * phone the list wraps onto more rows: none is cut or out of sight). */
 export function settingsChips(game, settings, options) {
-  const chips = settingsSummary(game, settings, options).map((c) => html`<span class="chip">${c}</span>`);
-  return html`<div class="chips" role="region" aria-label="${t('table.settings')}" tabindex="0" data-key="chips">${chips}</div>`;
+  const chips = settingsSummary(game, settings, options).map((c) => html`<li class="chip">${c}</li>`);
+  return html`<ul class="chips" aria-label="${t('table.settings')}">${chips}</ul>`;
 }
 
 /** An official (ranked) game, wherever it is shown (lobby, table, histories): the sword
