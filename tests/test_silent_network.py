@@ -229,6 +229,13 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_by_itself(
         expect(net).to_have_class(re.compile(r"\blost\b"), timeout=15000)
         expect(net).to_have_text(EN["net.lost"])
         told = time.monotonic() - silent
+        # on a phone the notice covers none of the table's buttons and links
+        box = net.bounding_box()
+        assert box is not None
+        for control in phone.locator(".table-head :is(a, button, h1, h2), .controls button").all():
+            other = control.bounding_box()
+            if other is not None:
+                assert not _overlap(box, other), (control.inner_text(), box, other)
         # and the server, by its own keepalive: Bea sees Ana away, the countdown running
         away.wait_for(timeout=20000)
         seen_away = time.monotonic() - silent
@@ -411,3 +418,10 @@ async def _connections(server: Server) -> int:
     m = re.search(r"^taverna_connections ([\d.]+)$", text, re.M)
     assert m, text[:500]
     return int(float(m.group(1)))
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    """Whether two of Playwright's boxes (x, y, width, height) share more than an edge."""
+    across = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    down = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return across > 1 and down > 1
