@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -182,8 +183,12 @@ def test_redis_stopped_while_a_worker_thinks_the_node_thinks_itself(
     lets the table go (a node of a cluster stores nothing without its lease) and tells
     the player the server is reconnecting; when Redis is back, the table goes on, and
     nothing was lost."""
-    slow = {**SLOW, "seconds": 1}
-    env = {**bot_env(redis_server.url, **slow), "TAVERNA_BOT_DEADLINE": "2"}
+    # the node must think and store its move before its lease lapses without Redis
+    # (most of cluster.LEASE_MS): a short deadline and a short search leave it seconds to
+    # spare on a loaded machine; the worker is frozen once it holds the decision, so its
+    # answer never comes however short its search
+    slow = {**SLOW, "seconds": 0.5}
+    env = {**bot_env(redis_server.url, **slow), "TAVERNA_BOT_DEADLINE": "1"}
     with own_server("sqlite", tmp_path, **env) as server:
         worker = WorkerProcess(redis_server.url, "w").ready()
         try:
@@ -197,8 +202,10 @@ def test_redis_stopped_while_a_worker_thinks_the_node_thinks_itself(
                 await asyncio.to_thread(
                     wait_for, lambda: pending(redis_server), 30, "no worker took a decision"
                 )
+                worker.proc.send_signal(signal.SIGSTOP)
                 held = seat.seq
                 redis_server.stop()
+                worker.proc.send_signal(signal.SIGCONT)  # its answer finds no Redis
                 # the node thinks itself at the deadline: the table moves on
                 await asyncio.to_thread(
                     wait_for, lambda: seat.seq > held, 15, "the node never thought itself"
