@@ -25,6 +25,8 @@ from .accounts_helpers import ACCOUNT_ENV, AddressedSeat, Member
 from .restart_helpers import kill_all, sql
 from .server_helpers import Server, database_url, drop_database
 
+pytestmark = pytest.mark.slow
+
 ENV = {**ACCOUNT_ENV, "TAVERNA_GRACE_SECONDS": "6"}
 
 
