@@ -48,10 +48,15 @@ chromium:
 redis:
 	./scripts/ensure-redis.sh
 
+# the processes the tests run on (pytest-xdist): most tests wait on servers, browsers and
+# databases, so more than the cores (make test JOBS=1: one process, in order)
+JOBS ?= 3
+XDIST = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
+
 # every test on the build in use (compiled when it could be), then the rules on the
 # pure-Python source too: both builds are the same game
 test: $(STAMP) engines chromium redis
-	$(BIN)/pytest
+	$(BIN)/pytest $(XDIST)
 	$(MAKE) test-pure
 
 RULES_TESTS := $(wildcard tests/test_*_rules.py tests/test_*_properties.py) \
@@ -59,7 +64,7 @@ RULES_TESTS := $(wildcard tests/test_*_rules.py tests/test_*_properties.py) \
 	tests/test_mus_senas.py tests/test_plugin_game.py tests/test_doctests.py
 
 test-pure: $(STAMP)
-	TAVERNA_ENGINES=python $(BIN)/pytest -m "not browser" $(RULES_TESTS)
+	TAVERNA_ENGINES=python $(BIN)/pytest $(XDIST) -m "not browser" $(RULES_TESTS)
 
 check: $(STAMP)
 	$(BIN)/ruff check taverna tests

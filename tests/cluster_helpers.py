@@ -20,7 +20,8 @@ def node(url: str, redis_url: str, name: str, **env: str) -> Server:
 @contextlib.contextmanager
 def cluster(url: str, count: int, **env: str) -> Iterator[tuple[OwnRedis, list[Server]]]:
     """A Redis and ``count`` nodes on the database ``url``, stopped afterwards; when the
-    test fails, what each node said."""
+    test fails, what each node said. A node the test adds to the list later (made with
+    :func:`node`) is stopped and shown with them."""
     red = OwnRedis().start()
     nodes = [node(url, red.url, f"n{i}", **env) for i in range(count)]
     try:

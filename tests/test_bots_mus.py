@@ -287,8 +287,9 @@ def test_a_paired_search_stops_once_its_anchor_is_clearly_kept() -> None:
         play(state, line)
     view = state.view(0)
     # 300 samples of five discards (the default budget): a clear choice stops well before
-    whole = make_bot("expert", Mus, 0, seed=3, settle=0, iterations=1500)
-    early = make_bot("expert", Mus, 0, seed=3, iterations=1500)
+    # the playouts counted, never the clock (0.8 s by default: a loaded machine runs out)
+    whole = make_bot("expert", Mus, 0, seed=3, settle=0, iterations=1500, seconds=600)
+    early = make_bot("expert", Mus, 0, seed=3, iterations=1500, seconds=600)
     assert (
         whole.choose(view)
         == early.choose(view)

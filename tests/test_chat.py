@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,9 @@ async def say(seat: Seat, mid: int, **body: Any) -> dict[str, Any]:
             return msg
 
 
-READ: dict[int, int] = {}  # per connection: how many of its messages heard() has looked at
+#: per connection: how many of its messages heard() has looked at (weak: a connection's
+#: number, id(), is reused by a later one once it is gone, which then heard nothing)
+READ: weakref.WeakKeyDictionary[Seat, int] = weakref.WeakKeyDictionary()
 
 
 async def heard(seat: Seat, timeout: float = 10) -> list[dict[str, Any]]:
@@ -71,8 +74,8 @@ async def heard(seat: Seat, timeout: float = 10) -> list[dict[str, Any]]:
         msg = await seat.recv(max(0.1, deadline - time.monotonic()))
         if msg["type"] == "pong" and msg.get("id") == "sync":
             break
-    start = READ.get(id(seat), 0)
-    READ[id(seat)] = len(seat.messages)
+    start = READ.get(seat, 0)
+    READ[seat] = len(seat.messages)
     return [m["message"] for m in seat.messages[start:] if m["type"] == "chat"]
 
 

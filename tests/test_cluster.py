@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .cluster_helpers import cluster, owner
+from .cluster_helpers import cluster, node, owner
 from .redis_helpers import wait_for
 from .restart_helpers import Table, replay_cli, sql, what_players_saw
 from .server_helpers import Server, database_url, drop_database
@@ -198,14 +198,20 @@ def test_a_node_paused_past_its_lease_stores_nothing_more(pg: str) -> None:
 
     from .server_helpers import Person, Seat
 
-    with cluster(pg, 2, TAVERNA_BOT_DELAY="1.5") as (red, nodes):
-        ana = Person(nodes[0], "Ana")
+    # the owner's bot waits long enough to be caught before it moves; the table is
+    # started while that node is alone, so that it is the owner
+    with cluster(pg, 1, TAVERNA_BOT_DELAY="1.5") as (red, nodes):
+        old = nodes[0]
+        ana = Person(old, "Ana")
         tid = ana.create("dominoes", settings={"target": 100}, bots={"1": "greedy"})["id"]
         ana.sit(tid, 0)
         ana.start(tid)
-        home = wait_for(lambda: owner(red, tid), 20, "nobody took the table")
-        old = next(n for n in nodes if n.env["TAVERNA_NODE"] == home)
-        new = next(n for n in nodes if n is not old)
+        assert wait_for(lambda: owner(red, tid), 20, "nobody took the table") == "n0"
+        # the node that takes over: its bot waits for the players' welcome (the resume
+        # hold), then plays the rest of the game without the slow owner's delay
+        new = node(pg, red.url, "n1", TAVERNA_BOT_DELAY="0", TAVERNA_RESUME_HOLD="2")
+        nodes.append(new)  # stopped, and its log shown on failure, with the cluster's
+        new.start()
         me = make_bot("greedy", get_game("dominoes"), 0, seed=3)
 
         async def play(seat: Seat, moves: int) -> None:

@@ -80,6 +80,7 @@ def test_the_pure_build_is_asked_for_by_the_environment() -> None:
     assert said == "compiled compiled"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_both_builds_play_the_same_games(game: str) -> None:
     """The fingerprint of everything a user of the engine can observe (events per seat,

@@ -30,6 +30,7 @@ from taverna.bots.review import (
 from taverna.games import get_game
 from taverna.games.dominoes import Dominoes, tile_id
 from taverna.games.record import parse_record
+from taverna.server.reviews import review_seed
 
 from .dominoes_helpers import act, deal, start
 from .restart_helpers import sql
@@ -343,8 +344,7 @@ def test_a_review_is_asked_computed_stored_and_taken_up_after_a_restart(
     url = database_url(kind, tmp_path)
     server = Server(url).start()
     try:
-        spoiler = Spoiler(seed=4)
-        tid, ana = play_out(server, seed=4, spoiler=spoiler)
+        tid, ana = play_out(server, seed=4)
         assert reviews(server, tid) == []
 
         # refused: no session, a seat the table has not, a game still being played
@@ -389,9 +389,13 @@ def test_a_review_is_asked_computed_stored_and_taken_up_after_a_restart(
         assert [costs[i] for i in marked] == sorted((costs[i] for i in marked), reverse=True)
         rest = [c for i, c in costs.items() if i not in marked]
         assert not marked or not rest or max(rest) <= costs[marked[-1]]
-        # Ana passed up points (the table's deals are its own secret: how often she
-        # could is counted, not assumed): that cost her, and it is marked
-        assert spoiler.passed_up == 0 or marked, spoiler.passed_up
+        # the review is the library's, estimate for estimate, with the review's own seed.
+        # Whether the points Ana passed up are marked is the estimator's to say: a choice
+        # counts as a mistake only beyond three standard errors of its samples, which the
+        # few small scores of a short game with secret deals miss about once in fifteen
+        # games; the tests above show it on positions made for it (a 15 passed up)
+        asked = requests(record, 0, review_seed(tid, 0))
+        assert result == summary(0, [(int(r["index"]), estimate(r)) for r in asked])
 
         # a node stopped in the middle of the review: the next one takes it up
         server.kill()

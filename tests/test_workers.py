@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -32,6 +33,8 @@ from .redis_helpers import (
 )
 from .restart_helpers import sql
 from .server_helpers import Person, Seat, Server, own_server
+
+pytestmark = pytest.mark.slow
 
 MUS = {"cows": 1, "games_per_cow": 1}
 EXPERTS = {1: "expert", 2: "expert", 3: "expert"}
@@ -182,8 +185,12 @@ def test_redis_stopped_while_a_worker_thinks_the_node_thinks_itself(
     lets the table go (a node of a cluster stores nothing without its lease) and tells
     the player the server is reconnecting; when Redis is back, the table goes on, and
     nothing was lost."""
-    slow = {**SLOW, "seconds": 1}
-    env = {**bot_env(redis_server.url, **slow), "TAVERNA_BOT_DEADLINE": "2"}
+    # the node must think and store its move before its lease lapses without Redis
+    # (most of cluster.LEASE_MS): a short deadline and a short search leave it seconds to
+    # spare on a loaded machine; the worker is frozen once it holds the decision, so its
+    # answer never comes however short its search
+    slow = {**SLOW, "seconds": 0.5}
+    env = {**bot_env(redis_server.url, **slow), "TAVERNA_BOT_DEADLINE": "1"}
     with own_server("sqlite", tmp_path, **env) as server:
         worker = WorkerProcess(redis_server.url, "w").ready()
         try:
@@ -197,15 +204,19 @@ def test_redis_stopped_while_a_worker_thinks_the_node_thinks_itself(
                 await asyncio.to_thread(
                     wait_for, lambda: pending(redis_server), 30, "no worker took a decision"
                 )
+                worker.proc.send_signal(signal.SIGSTOP)
                 held = seat.seq
                 redis_server.stop()
+                worker.proc.send_signal(signal.SIGCONT)  # its answer finds no Redis
                 # the node thinks itself at the deadline: the table moves on
                 await asyncio.to_thread(
                     wait_for, lambda: seat.seq > held, 15, "the node never thought itself"
                 )
                 play.cancel()
                 await asyncio.gather(play, return_exceptions=True)
-                closing = await seat.expect("closing", timeout=20)
+                # the playing task may have read it already (the lease lapses soon after)
+                told = [m for m in seat.messages if m["type"] == "closing"]
+                closing = told[0] if told else await seat.expect("closing", timeout=20)
                 assert closing["reason"] == "restart"
                 redis_server.start()
                 again = Seat(server, tid, ana.cookie)
