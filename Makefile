@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # enough to serve: the club and mypyc (.[engines]), some 5 s of CPU less to install
 SERVE_STAMP := $(VENV)/.installed-serve
 
-.PHONY: install engines serve test test-pure check lint format typecheck bench replay-example clean chromium redis
+.PHONY: install engines serve test durations test-pure check lint format typecheck bench replay-example clean chromium redis
 
 # the pip bundled with Python 3.11 (23.2) installs .[dev] in 31 s of CPU, the current one
 # in 19 s: its upgrade (2 s) pays
@@ -51,7 +51,7 @@ redis:
 # the processes the tests run on (pytest-xdist): most tests wait on servers, browsers and
 # databases, so more than the cores (make test JOBS=1: one process, in order)
 JOBS ?= 3
-XDIST = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
+XDIST = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup --no-loadscope-reorder)
 
 # every test on the build in use (compiled when it could be), then the rules on the
 # pure-Python source too: both builds are the same game
@@ -62,6 +62,10 @@ test: $(STAMP) engines chromium redis
 RULES_TESTS := $(wildcard tests/test_*_rules.py tests/test_*_properties.py) \
 	tests/test_golden_records.py tests/test_dealing.py tests/test_mus_hands.py \
 	tests/test_mus_senas.py tests/test_plugin_game.py tests/test_doctests.py
+
+# the time each test takes, kept in tests/durations.json: make test hands out the longest first
+durations: $(STAMP) engines chromium redis
+	$(BIN)/pytest $(XDIST) --store-durations
 
 test-pure: $(STAMP)
 	TAVERNA_ENGINES=python $(BIN)/pytest $(XDIST) -m "not browser" $(RULES_TESTS)

@@ -4,11 +4,17 @@
 a test whose module starts something for all its tests (a server, a browser: a
 fixture of module scope) goes to the same worker as the rest of that module and
 parameter, so it is started once; every other test goes wherever a worker is free.
-The slow tests are handed out first, so that none of them starts last and alone.
+The longest work units (a group, or a test on its own) are handed out first, so that
+none of them starts last and alone: their times, as measured, are kept in
+``tests/durations.json`` (``make durations`` measures them again); a test not there counts
+as the slow marker says.
 """
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,36 +49,72 @@ def _group(item: pytest.Item) -> str | None:
     return "-".join([item.nodeid.split("::")[0], *params])
 
 
-def _rank(item: pytest.Item) -> int:
-    """The slow tests first, then those of the browser, then the rest."""
+DURATIONS = Path(__file__).with_name("durations.json")
+# what a test not measured yet counts for, in seconds: a slow one (marked) or another
+UNMEASURED = {"slow": 30.0, "browser": 8.0, "other": 1.0}
+
+
+def _unmeasured(item: pytest.Item) -> float:
     if item.get_closest_marker("slow"):
-        return 0
+        return UNMEASURED["slow"]
     if item.get_closest_marker("browser"):
-        return 1
-    return 2
+        return UNMEASURED["browser"]
+    return UNMEASURED["other"]
+
+
+def _measured() -> dict[str, float]:
+    try:
+        return {str(k): float(v) for k, v in json.loads(DURATIONS.read_text()).items()}
+    except (OSError, ValueError):
+        return {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--store-durations",
+        action="store_true",
+        help="write the time each test took (setup, call and teardown) to tests/durations.json",
+    )
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist: each test's group (module docstring), and the modules with slow tests
-    first, each module's tests in their order. Every worker sorts alike, as xdist requires."""
+    """Under xdist: each test's group, and the work units longest first (by the times
+    measured), each group's tests in their order. Every worker sorts alike, as xdist
+    requires; ``--no-loadscope-reorder`` (the Makefile's) keeps this order."""
     if not config.pluginmanager.hasplugin("xdist") or config.getoption("dist", "no") == "no":
         return
-    rank: dict[str, int] = {}
+    measured = _measured()
+    unit: dict[str, str] = {}
+    length: dict[str, float] = defaultdict(float)
     for item in items:
         group = _group(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
-        module = item.nodeid.split("::")[0]
-        rank[module] = min(rank.get(module, 2), _rank(item))
-    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
+        unit[item.nodeid] = group or item.nodeid
+        length[unit[item.nodeid]] += measured.get(item.nodeid, _unmeasured(item))
+    first = {key: i for i, key in enumerate(dict.fromkeys(unit.values()))}
+    items.sort(key=lambda item: (-length[unit[item.nodeid]], first[unit[item.nodeid]]))
+
+
+SPENT_BY_TEST: dict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each test's time, setup and teardown included (on the controller under xdist)."""
+    SPENT_BY_TEST[report.nodeid] += report.duration
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A worker hands the accessibility checks' figures to the controller."""
+    """A worker hands the accessibility checks' figures to the controller; the controller
+    (or a run on one process) stores the tests' times when asked to."""
     output = getattr(session.config, "workeroutput", None)
     if output is not None:
         output["axe"] = dict(SPENT)
+    elif session.config.getoption("store_durations") and SPENT_BY_TEST:
+        kept = _measured()
+        kept.update({k: round(v, 2) for k, v in SPENT_BY_TEST.items()})
+        DURATIONS.write_text(json.dumps(dict(sorted(kept.items())), indent=0) + "\n")
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -420,9 +420,17 @@ def test_make_serve_serves_at_once_and_make_install_still_compiles_first(tmp_pat
     for stamp in ("pyvenv.cfg", ".installed", ".installed-serve"):
         (venv / stamp).touch()
 
+    # run as a make of its own: under `make test` the inherited MAKELEVEL would have it
+    # print "Entering directory" lines among the commands
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+
     def would(target: str) -> list[str]:
         done = subprocess.run(
-            ["make", "-n", target, f"VENV={venv}"], capture_output=True, text=True, cwd=ROOT
+            ["make", "-n", target, f"VENV={venv}"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
         )
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()

@@ -43,26 +43,37 @@ def browser() -> Iterator[Any]:
 def test_a_player_reviews_their_game_and_goes_to_its_costliest_moments(
     browser: Any, server: Server, locale: str, lang: str
 ) -> None:
-    # the game is played by a client of its own (Playwright's loop holds this thread)
-    with ThreadPoolExecutor(1) as pool:
-        tid, ana = pool.submit(play_out, server, 7).result()
     said = strings(lang)
-    tab = Tab(browser, server, person=ana, locale=locale)
-    page = tab.page
-    page.goto(f"{server.http}/#/replay/{tid}")
-    page.wait_for_selector(".replay-bar")
-    panel = page.locator(".panel.review")
-    # Ana's own seat is the one offered
-    assert panel.locator("[data-review-seat]").input_value() == "0"
-    panel.locator("[data-review-ask]").click()
-    # the progress, then the result (a review of a short game takes seconds)
-    page.wait_for_selector(".review-mark", timeout=120_000)
+    # a review marks a choice only beyond three standard errors of its samples, which the
+    # few small scores of a short game with secret deals miss about once in fifteen games
+    # (tests/test_game_review.py): then the page shows no mark, and another game is played
+    for attempt in range(4):
+        # the game is played by a client of its own (Playwright's loop holds this thread)
+        with ThreadPoolExecutor(1) as pool:
+            tid, ana = pool.submit(play_out, server, 7 + attempt).result()
+        tab = Tab(browser, server, person=ana, locale=locale)
+        page = tab.page
+        page.goto(f"{server.http}/#/replay/{tid}")
+        page.wait_for_selector(".replay-bar")
+        panel = page.locator(".panel.review")
+        # Ana's own seat is the one offered
+        assert panel.locator("[data-review-seat]").input_value() == "0"
+        panel.locator("[data-review-ask]").click()
+        # the progress, then the result (a review of a short game takes seconds)
+        page.wait_for_selector(".review-summary", timeout=120_000)
+        reviews = ana.http.get(f"/api/games/{tid}/reviews").json()["reviews"]
+        assert reviews[0]["status"] == "done", reviews
+        if reviews[0]["result"]["marked"]:
+            break
+        assert page.locator(".review-mark").count() == 0
+        tab.context.close()
+    else:
+        pytest.fail("four reviews in a row marked no moment")
     summary = panel.locator(".review-summary").inner_text()
     total = said["review.total"].split("{cost}")[0].strip()
     assert total in summary, summary
     marks = page.locator(".review-mark")
     assert 1 <= marks.count() <= 3
-    reviews = ana.http.get(f"/api/games/{tid}/reviews").json()["reviews"]
     marked = reviews[0]["result"]["marked"]
     assert marks.count() == len(marked)
     # the first mark goes to the step of the costliest choice, where the panel says what

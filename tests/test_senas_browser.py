@@ -10,6 +10,7 @@ test's own sockets (local greedy bots), while each person's page watches its sea
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -76,15 +77,26 @@ class Hand:
         welcome = self.expect("welcome")
         self.seat: int = welcome["seat"]
         self.view: dict[str, Any] = welcome["view"]
+        self.seq: int = welcome["seq"]
         self.bot = make_bot("greedy", Mus, self.seat, seed=20 + self.seat)
 
-    def expect(self, kind: str, mid: Any = None) -> dict[str, Any]:
+    def expect(self, kind: str, mid: Any = None, timeout: float = 20) -> dict[str, Any]:
         while True:
-            msg = json.loads(self.ws.recv(timeout=20))
+            msg = json.loads(self.ws.recv(timeout=timeout))
             if msg["type"] == "update":
                 self.view = msg["view"]
+                self.seq = msg["seq"]
             if msg["type"] == kind and (mid is None or msg.get("id") == mid):
                 return msg
+
+    def past(self, seq: int) -> None:
+        """Read until the table has moved past update ``seq``, then what is already here
+        (one move may bring more than one update: a hand's end and the next deal)."""
+        while self.seq <= seq:
+            self.expect("update")
+        with contextlib.suppress(TimeoutError):
+            while True:
+                self.expect("update", timeout=0)
 
     def move(self) -> None:
         action = self.bot.choose(self.view)
@@ -130,10 +142,11 @@ def play_and_sign(hands: list[Hand], pages: list[Any]) -> None:
         if hands[0].view.get("may_signal"):
             break
         actor = hands[0].view["to_act"][0]
+        seq = hands[0].seq
         if actor < 3:
             hands[actor].move()
         for h in hands:
-            h.expect("update")
+            h.past(seq)
     may = hands[0].view["may_signal"]
     assert may, "Ana never had a seña to make"
     bar = maker.locator(".sena-bar")
