@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # enough to serve: the club and mypyc (.[engines]), some 5 s of CPU less to install
 SERVE_STAMP := $(VENV)/.installed-serve
 
-.PHONY: install engines serve test durations test-pure check lint format typecheck bench replay-example clean chromium redis
+.PHONY: install packages engines serve test durations test-pure check lint format typecheck bench replay-example clean chromium redis
 
 # the pip bundled with Python 3.11 (23.2) installs .[dev] in 31 s of CPU, the current one
 # in 19 s: its upgrade (2 s) pays
@@ -27,6 +27,9 @@ $(SERVE_STAMP): pyproject.toml | $(VENV)/pyvenv.cfg
 	touch $(SERVE_STAMP)
 
 install: $(STAMP) engines
+
+# the Python packages alone (no compiled build): what `make check` needs
+packages: $(STAMP)
 
 # the engines compiled by mypyc when a C compiler is there (again only when their source
 # changed; taverna/native.py), else the pure-Python package as it is; waits for a build
@@ -53,11 +56,12 @@ redis:
 JOBS ?= 3
 XDIST = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup --no-loadscope-reorder)
 
-# every test on the build in use (compiled when it could be), then the rules on the
-# pure-Python source too: both builds are the same game
-test: $(STAMP) engines chromium redis
+# every test on the build in use (compiled when it could be), and the rules on the
+# pure-Python source too (both builds are the same game): the rules on the source run
+# while the compiled build is made (the compiler keeps one core busy), then the suite
+test: $(STAMP) chromium redis
+	$(MAKE) --no-print-directory -j2 --output-sync=target engines test-pure PURE_JOBS=2
 	$(BIN)/pytest $(XDIST)
-	$(MAKE) test-pure
 
 RULES_TESTS := $(wildcard tests/test_*_rules.py tests/test_*_properties.py) \
 	tests/test_golden_records.py tests/test_dealing.py tests/test_mus_hands.py \
@@ -67,8 +71,10 @@ RULES_TESTS := $(wildcard tests/test_*_rules.py tests/test_*_properties.py) \
 durations: $(STAMP) engines chromium redis
 	$(BIN)/pytest $(XDIST) --store-durations
 
+PURE_JOBS ?= $(JOBS)
 test-pure: $(STAMP)
-	TAVERNA_ENGINES=python $(BIN)/pytest $(XDIST) -m "not browser" $(RULES_TESTS)
+	TAVERNA_ENGINES=python $(BIN)/pytest $(if $(filter-out 0 1,$(PURE_JOBS)),-n $(PURE_JOBS)) \
+		-m "not browser" $(RULES_TESTS)
 
 check: $(STAMP)
 	$(BIN)/ruff check taverna tests

@@ -142,7 +142,9 @@ class Table:
             await c.close()
         self.clients = {}
 
-    def snapshot(self) -> dict[int | None, tuple[int, Any]]:
+    async def snapshot(self) -> dict[int | None, tuple[int, Any]]:
+        """Each client's seq and view, once what was on its way has come."""
+        await asyncio.gather(*(c.drain() for c in self.clients.values()))
         return {s: (c.seq, c.view) for s, c in self.clients.items()}
 
     @property

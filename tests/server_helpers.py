@@ -238,6 +238,12 @@ class Seat:
             assert msg["seq"] == self.seq + 1, (msg["seq"], self.seq)
             self.seq = msg["seq"]
             self.view = msg["view"]
+        elif msg["type"] == "signal" and self.view is not None:
+            # a Mus seña is no update: it joins the view it belongs to, as the page's client
+            # does (web/static/js/table.js); a bot's comes a moment after the update
+            self.view = {**self.view, "signals": [*self.view.get("signals", []), msg["signal"]]}
+            if "may_signal" in msg:
+                self.view["may_signal"] = msg["may_signal"]
         return msg
 
     async def expect(self, kind: str, timeout: float = 20) -> dict[str, Any]:
@@ -245,6 +251,13 @@ class Seat:
             msg = await self.recv(timeout)
             if msg["type"] == kind:
                 return msg
+
+    async def drain(self, quiet: float = 0.2) -> None:
+        """Read until nothing has come for ``quiet`` seconds (what a bot does after an
+        update, a seña, comes a moment later)."""
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await self.recv(quiet)
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):

@@ -141,7 +141,13 @@ async def restart_and_compare(
     url: str, server: Server, tables: list[Table], env: dict[str, str]
 ) -> Server:
     """SIGKILL, a new seed for every table, start again: every view exactly as it was."""
-    before = {t.id: t.snapshot() for t in tables}
+    before = dict(
+        zip(
+            [t.id for t in tables],
+            await asyncio.gather(*(t.snapshot() for t in tables)),
+            strict=True,
+        )
+    )
     kill_all(server)
     for t in tables:
         await t.close()

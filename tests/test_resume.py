@@ -74,7 +74,7 @@ def test_tables_stored_before_deals_resume_and_broken_ones_are_set_aside(
         fine = Table(server, "muggins-dominoes", 2, {"target": 100}, name="fine")
         await fine.connect(server)
         await fine.play_until(lambda t: t.seq > 5)
-        before = fine.snapshot()
+        before = await fine.snapshot()
         await fine.close()
         kill_all(server)
 
