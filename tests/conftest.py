@@ -77,12 +77,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@pytest.hookimpl(trylast=True)
+def _test_id(nodeid: str) -> str:
+    """A test's id without the ``@group`` xdist adds to it (``--dist loadgroup``)."""
+    return nodeid[: nodeid.rfind("@")] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under xdist: each test's group, and the work units longest first (by the times
     measured), each group's tests in their order. Every worker sorts alike, as xdist
-    requires; ``--no-loadscope-reorder`` (the Makefile's) keeps this order."""
-    if not config.pluginmanager.hasplugin("xdist") or config.getoption("dist", "no") == "no":
+    requires; ``--no-loadscope-reorder`` (the Makefile's) keeps this order. First of
+    the hooks: xdist's own (a plain one) reads the groups to name the work units."""
+    # a worker runs with dist "no" and loadgroup set (xdist's remote.setup_config)
+    if config.getoption("dist", "no") == "no" and not getattr(config.option, "loadgroup", False):
         return
     measured = _measured()
     unit: dict[str, str] = {}
@@ -97,12 +104,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: (-length[unit[item.nodeid]], first[unit[item.nodeid]]))
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A worker whose groups xdist did not take (its ids carry no ``@group``) would start
+    each module's server on every worker: such a run stops at once and says why."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    for item in session.items:
+        if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:
+            raise pytest.UsageError(
+                f"xdist did not group {item.nodeid}: this pytest ({pytest.__version__}) and"
+                " pytest-xdist's --dist loadgroup do not work together (pyproject.toml)"
+            )
+
+
 SPENT_BY_TEST: dict[str, float] = defaultdict(float)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Each test's time, setup and teardown included (on the controller under xdist)."""
-    SPENT_BY_TEST[report.nodeid] += report.duration
+    SPENT_BY_TEST[_test_id(report.nodeid)] += report.duration
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -143,21 +143,10 @@ class Player:
                     self.welcomes.append(msg)
                 elif msg["type"] in ("ack", "error") and msg.get("id") in self.sent:
                     self.sent[msg["id"]].answer = msg
-                elif msg["type"] == "signal":
-                    self._heard_sign(msg)
                 self._news.set()
         except BaseException as e:  # closed, or a gap in the seq (Seat.recv asserts none)
             self.gone = e
             self._news.set()
-
-    def _heard_sign(self, msg: dict[str, Any]) -> None:
-        """A seña told between updates: the view as a page shows it then (a new view:
-        the one the update brought stays as it came, for :func:`check_seen`)."""
-        view = dict(self.view)
-        view["signals"] = [*view["signals"], msg["signal"]]
-        if "may_signal" in msg:
-            view["may_signal"] = msg["may_signal"]
-        self.socket.view = view
 
     async def until(self, ok: Callable[[], bool], why: str, timeout: float = 30) -> None:
         """Wait until ``ok()`` holds, reading on; fail with ``why`` after ``timeout``."""

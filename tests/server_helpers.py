@@ -240,7 +240,8 @@ class Seat:
             self.view = msg["view"]
         elif msg["type"] == "signal" and self.view is not None:
             # a Mus seña is no update: it joins the view it belongs to, as the page's client
-            # does (web/static/js/table.js); a bot's comes a moment after the update
+            # does (web/static/js/table.js); a bot's comes a moment after the update. A new
+            # view: the one the update brought stays as it came
             self.view = {**self.view, "signals": [*self.view.get("signals", []), msg["signal"]]}
             if "may_signal" in msg:
                 self.view["may_signal"] = msg["may_signal"]
