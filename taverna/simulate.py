@@ -317,7 +317,7 @@ def _versus_check(
     name, own = parse_entry(entries[0])
     bot_class(name)(cls, 0, 0, **{**options, **own})
     for style in styles:
-        bot_class(versus.PREFIX + style)(cls, 0, 0, **options)
+        bot_class(f"style:{style}")(cls, 0, 0, **options)
     seats = cls.max_seats if cls.team_count is not None else 2
     cls.check_settings(seats, versus.versus_settings(cls, settings))
     return options

@@ -99,7 +99,8 @@ def main(args: Any, cls: type[State], settings: dict[str, Any], options: dict[st
         rows.append(tally(plan, play_all(plan, games, max(1, args.jobs), progress=False)))
     seconds = time.perf_counter() - t0
     if args.json:
-        print(json.dumps({"game": cls.game, "mirrored": True, "seconds": round(seconds, 1), "rows": rows}))
+        report = {"game": cls.game, "mirrored": True, "seconds": round(seconds, 1), "rows": rows}
+        print(json.dumps(report))
     else:
         print_rows(cls.game, rows, seconds)
     return 0

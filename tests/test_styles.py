@@ -63,11 +63,11 @@ def _into_the_play(cls, seed: int):
     for _ in range(200):
         acting = state.to_act
         if acting and len(state.legal_actions(acting[0])) > 1 and state.hand_no == 0:
-            lance = getattr(state, "phase", None) in (2, 3) if cls.game == "mus" else True
-            if lance and len(state.view(acting[0])["legal"]) > 1:
-                if cls.game != "mus" or rng.random() < 0.5:
-                    return state
-        state.apply(rng.choice(state.legal_actions()))
+            in_lance = cls.game != "mus" or state.view(acting[0])["phase"] in ("speak", "answer")
+            if in_lance and (cls.game != "mus" or rng.random() < 0.5):
+                return state
+        # no órdago on the way: an accepted one would end the game
+        state.apply(rng.choice([a for a in state.legal_actions() if a.type != "ordago"]))
     raise AssertionError("no choice found")
 
 
@@ -132,8 +132,10 @@ def test_a_caught_sena_narrows_the_hands_counted() -> None:
     told = {0: frozenset({"duples"})}
     odds = lance_odds(FOUR_ACES, (), seat=1, mano=0, lance=CHICA, told=told)
     assert odds == Fraction(2008, 2009)
-    # a partner's seña says nothing of the opponents' hands here
-    assert lance_odds(FOUR_ACES, (), seat=1, mano=0, lance=CHICA, told={3: frozenset({"duples"})}) == Fraction(58904, 58905)
+    # the seat's own señas tell it nothing
+    told = {1: frozenset({"duples"})}
+    odds = lance_odds(FOUR_ACES, (), seat=1, mano=0, lance=CHICA, told=told)
+    assert odds == Fraction(58904, 58905)
 
 
 def test_the_odds_are_the_same_from_any_seat_at_the_same_place() -> None:
@@ -176,10 +178,13 @@ def test_careful_refuses_an_ordago_it_loses_for_sure() -> None:
     assert _choice(state, "careful") == "reject"
 
 
+#: middling cards for the other seats
+FILLER = [f"{r}{s}" for s in "oce" for r in (11, 10, 7, 6)] + ["5o", "5c", "4o", "4c"]
+
+
 def _grande(hand: str, moves: tuple[str, ...] = (), seat: int = 0, mano: int = 0) -> Mus:
-    filler = [c for c in "11o 10o 7o 6o 11c 10c 7c 6c 11e 10e 7e 6e 5o 5c".split()]
     mine = hand.split()
-    rest = [c for c in filler if c not in mine]
+    rest = [c for c in FILLER if c not in mine]
     hands = [" ".join(rest[i * 4 : i * 4 + 4]) for i in range(3)]
     hands.insert(seat, hand)
     state = start(deal(hands, mano=mano))
@@ -201,7 +206,8 @@ def test_bluffer_bets_hands_greedy_passes_at_its_stated_rate() -> None:
     greedy = [make_bot("greedy", Mus, 0, seed=s).choose(state.view(0)) for s in range(200)]
     assert 0.25 <= sum(bluffs) / 200 <= 0.5  # 35 % bets and 4 % órdagos
     assert sum(a is not None and a.type != "pass" for a in greedy) < 20
-    assert all(_choice(state, c, seed=s) == "pass" for c in ("careful", "passive") for s in range(20))
+    for style in ("careful", "passive"):
+        assert all(_choice(state, style, seed=s) == "pass" for s in range(20))
 
 
 def test_bluffer_accepts_ordagos_with_nothing_now_and_then() -> None:
@@ -211,7 +217,7 @@ def test_bluffer_accepts_ordagos_with_nothing_now_and_then() -> None:
 
 
 def test_passive_bets_only_when_near_certain_and_refuses_big_envites() -> None:
-    good = _grande("12o 12c 3e 7b")  # two pair of kings: a good Grande, not a sure one
+    good = _grande("12o 12c 7e 6b")  # two kings as mano: a good Grande (88 %), not a sure one
     assert _choice(good, "passive") == "pass"
     assert make_bot("greedy", Mus, 0, seed=3).choose(good.view(0)).type == "bet"  # type: ignore[union-attr]
     small = _grande("12o 11c 10e 5b", ("1 bet 2", "2 reject"), mano=1)
@@ -221,12 +227,48 @@ def test_passive_bets_only_when_near_certain_and_refuses_big_envites() -> None:
 
 
 def test_the_reader_counts_its_partners_sena_and_the_ignorer_does_not() -> None:
-    state = _grande("7o 6c 5e 4b")  # a poor Grande for seat 0, mano
-    state.make_signal(2, "medias_reyes")  # the partner has three kings
+    # a poor Grande for seat 0, mano; its partner has three kings and says so
+    state = start(deal(["7o 6c 5e 4b", "11o 10o 6o 11c", "12o 12c 3e 7c", "10c 11e 10e 7e"]))
+    play(state, "0 no_mus")
+    state.make_signal(2, "medias_reyes")
     assert _choice(state, "reader") == "bet"
     assert _choice(state, "ignorer") == "pass"
     assert make_bot("style:ignorer", Mus, 2).signals(state.view(2)) == []
     assert make_bot("style:reader", Mus, 2).signals(state.view(2)) != []
+
+
+# ------------------------------------------------------------------ Muggins styles
+
+
+def _cards_at_five():
+    """Seat 1 led the 5♦ (claimed): the total is 5 and seat 0 holds 10♥ 2♣ 9♠ 8♦ 7♣."""
+    from .cards_helpers import deal as cards_deal
+    from .cards_helpers import play as cards_play
+    from .cards_helpers import start as cards_start
+
+    state = cards_start(
+        cards_deal([["10H", "2C", "9S", "8D", "7C"], ["5D", "AS", "AH", "AD", "AC"]], dealer=0)
+    )
+    cards_play(state, 1, "5D", claim=True)
+    return state
+
+
+def test_cards_aggressive_scores_now_and_defensive_leaves_least() -> None:
+    # 46 cards unseen by seat 0. The 10 makes 15 (15 points now), and then any of the
+    # 15 ten-cards left makes 25 and any of the three fives 20: 435 points over 46
+    # cards, 9.5 on average. The 2 makes 7: a three makes 10, an eight 15 (three
+    # left): 85 over 46, 1.8. The 7, 8 and 9 leave 2.6, 2.3 and 3.0.
+    state = _cards_at_five()
+    view = state.view(0)
+    aggressive = make_bot("style:aggressive", state.__class__, 0).choose(view)
+    defensive = make_bot("style:defensive", state.__class__, 0).choose(view)
+    assert aggressive is not None and aggressive.to_json() == {
+        "seat": 0,
+        "type": "play",
+        "card": "10H",
+        "claim": True,
+    }
+    assert defensive is not None and defensive.to_json()["card"] == "2C"
 
 
 # ------------------------------------------------------------------ simulate --vs

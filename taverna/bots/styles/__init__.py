@@ -58,7 +58,9 @@ class MugginsStyle(Bot):
         plays = [a for a in turn if a.type == "play"]
         if len(turn) == 1 or not plays:
             return turn[0]
-        return self.plays[self.game.game](view, turn if self.game.game == "muggins-cards" else plays)
+        # a go in cards is a choice (a card may be kept back), a draw in dominoes is not
+        offered = turn if self.game.game == "muggins-cards" else plays
+        return self.plays[self.game.game](view, offered)
 
 
 class Defensive(MugginsStyle):
@@ -66,7 +68,10 @@ class Defensive(MugginsStyle):
     :func:`.cards.defensive`)."""
 
     name = "style:defensive"
-    plays = {"muggins-dominoes": dominoes.defensive, "muggins-cards": cards.defensive}
+    plays: ClassVar[dict[str, Callable[[View, list[Any]], Action]]] = {
+        "muggins-dominoes": dominoes.defensive,
+        "muggins-cards": cards.defensive,
+    }
 
 
 class Aggressive(MugginsStyle):
@@ -74,13 +79,17 @@ class Aggressive(MugginsStyle):
     (:func:`.dominoes.aggressive`, :func:`.cards.aggressive`)."""
 
     name = "style:aggressive"
-    plays = {"muggins-dominoes": dominoes.aggressive, "muggins-cards": cards.aggressive}
+    plays: ClassVar[dict[str, Callable[[View, list[Any]], Action]]] = {
+        "muggins-dominoes": dominoes.aggressive,
+        "muggins-cards": cards.aggressive,
+    }
 
 
 #: every style by its name without the prefix
 STYLES: dict[str, type[MusStyle] | type[MugginsStyle]] = {
-    cls.name.removeprefix(PREFIX): cls for cls in (*MUS_STYLES, Defensive, Aggressive)
+    cls.name.removeprefix(PREFIX): cls for cls in MUS_STYLES
 }
+STYLES |= {cls.name.removeprefix(PREFIX): cls for cls in (Defensive, Aggressive)}
 
 
 def style_class(name: str) -> type[MusStyle] | type[MugginsStyle]:

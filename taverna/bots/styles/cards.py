@@ -62,7 +62,9 @@ def aggressive(view: View, plays: list[CardAction]) -> CardAction:
         fits = [u for u in unknown if new + u <= limit]
         for u in fits:
             after = new + u
-            follow += max((points_of(after, w, limit) for w in rest if after + w <= limit), default=0)
+            follow += max(
+                (points_of(after, w, limit) for w in rest if after + w <= limit), default=0
+            )
         follow = follow / len(fits) if fits else 0.0
         return points_of(total, v, limit) + 0.8 * follow + 0.05 * v
 

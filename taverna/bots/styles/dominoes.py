@@ -35,7 +35,7 @@ def defensive(view: View, plays: list[DominoAction]) -> DominoAction:
     any unseen tile could score in reply (the worst case, not the likely one) and how
     many unseen tiles could be laid at all on the ends it leaves (fewer: the next player
     draws or passes); half of the points it scores now weigh against that."""
-    hand, unknown = _known(view)
+    _, unknown = _known(view)
 
     def value(action: DominoAction) -> float:
         count, ends = count_after(view, action)

@@ -1,11 +1,12 @@
 """Mus opponents of five kinds, to measure the bots against (RULES.md §3).
 
 Every style cuts the mus and discards as the table policy does (:func:`taverna.bots.mus.greedy`);
-they differ where players differ, in the lances: when to bet, what to answer. Their
-chance of winning a lance is worked out exactly from what the seat knows
-(:func:`.odds.lance_odds`: its cards, the announcements, and the señas it reads), not
-read from the greedy policy's tables, and none of them reads the other pair's betting
-as a signal the way greedy and the expert do.
+they differ where players differ, in the lances: when to bet, what to answer. An
+órdago is answered on the exact odds of the showdown from what the seat knows
+(:func:`.odds.lance_odds`: its cards, the announcements, and the señas it reads); an
+envite on the strength tables' estimate for its hand and place (the señas it reads
+counted). None of them reads the other pair's betting as a signal the way greedy and
+the expert do.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...games.base import Action, State, View
-from ...games.mus import ACCEPT, BET, ORDAGO, PASS, RAISE, REJECT, MusAction
+from ...games.mus import ACCEPT, BET, JUEGO, ORDAGO, PARES, PASS, RAISE, REJECT, MusAction
 from ...games.mus.hands import card_id
 from .. import mus as policy
 from ..base import Bot, BotOptionError
@@ -71,16 +72,19 @@ def spot(view: View) -> Spot:
     return Spot(stones[team], stones[1 - team], stake, prev, bool(view["ordago"]), bets)
 
 
-def odds(view: View, senas: bool) -> float:
-    """The chance that the seat's pair wins the lance being played, from its view:
-    its cards and discards, the announcements, and (``senas``) the señas it saw."""
-    told: dict[int, frozenset[str]] = {}
-    if senas:
-        seen: dict[int, set[str]] = {}
-        for e in view.get("signals", ()):
-            if e["seat"] != view["seat"]:
-                seen.setdefault(e["seat"], set()).add(e["sign"])
-        told = {x: frozenset(s) for x, s in seen.items()}
+def _told(view: View) -> dict[int, frozenset[str]]:
+    """The señas the seat saw made by the other seats this hand, by seat."""
+    seen: dict[int, set[str]] = {}
+    for e in view.get("signals", ()):
+        if e["seat"] != view["seat"]:
+            seen.setdefault(e["seat"], set()).add(e["sign"])
+    return {x: frozenset(s) for x, s in seen.items()}
+
+
+def showdown(view: View, senas: bool) -> float:
+    """The exact chance that the seat's pair wins the lance being played at the
+    showdown (:func:`.odds.lance_odds`): its cards and discards, the announcements,
+    and (``senas``) the señas it saw."""
     lance = view["lance_slot"]
     announced = view["announced"]
     try:
@@ -92,13 +96,31 @@ def odds(view: View, senas: bool) -> float:
             lance=lance,
             punto=view["punto"],
             real_31=bool(view["settings"].get("real_31", False)),
-            pares=announced["pares"] if lance >= 2 else None,
-            juego=announced["juego"] if lance >= 3 else None,
-            told=told,
+            pares=announced["pares"] if lance >= PARES else None,
+            juego=announced["juego"] if lance >= JUEGO else None,
+            told=_told(view) if senas else {},
         )
     except ValueError:  # nothing fits: cannot happen with true señas and announcements
         return 0.5
     return float(p)
+
+
+def estimate(view: View, senas: bool) -> float:
+    """The chance that the seat's pair wins the lance, as the strength tables give it
+    for its hand and place (:func:`taverna.bots.mus.lance_p`), the señas it saw counted
+    when ``senas`` (:func:`taverna.bots.mus.told_p`): quick, for envites."""
+    seat, mano, lance, punto = view["seat"], view["mano"], view["lance_slot"], view["punto"]
+    announced = view["announced"]
+    holders: list[int] = []
+    if lance == PARES:
+        holders = list(announced["pares"] or [])
+    elif lance == JUEGO and not punto:
+        holders = list(announced["juego"] or [])
+    t = policy.strength()
+    hand = t.hand([card_id(c) for c in view["hand"]])
+    p = policy.lance_p(t, hand, (seat - mano) % 4, lance, punto, seat, holders)
+    told = _told(view) if senas else {}
+    return policy.told_p(p, seat, mano, lance, punto, holders, told) if told else p
 
 
 class MusStyle(Bot):
@@ -127,8 +149,11 @@ class MusStyle(Bot):
             return None
         if view["phase"] not in ("speak", "answer"):
             return policy.greedy(self, view, legal)
-        p = odds(view, self.reads_senas)
         here = spot(view)
+        # an órdago is answered on the exact odds of the showdown (a game is at stake,
+        # and only the lance's comparison counts); envites on the tables' estimate
+        senas = self.reads_senas
+        p = showdown(view, senas) if here.ordago else estimate(view, senas)
         kind, amount = self.opening(p, here) if view["phase"] == "speak" else self.answer(p, here)
         return pick(legal, kind, amount)
 

@@ -37,16 +37,12 @@ from math import comb
 from typing import Final
 
 from ...games.mus.hands import CARD_CLASS, N_CARDS, VALUES, HandValue
-from ...games.mus.rules import CHICA, GRANDE, JUEGO, PARES, SEATS
+from ...games.mus.rules import CHICA, GRANDE, PARES, SEATS
 from ...games.mus.senas import holds
 
-#: HANDS[i]: the class counts of hand multiset i (8 classes, aces first)
+#: HANDS[i]: the classes of hand multiset i, lowest first (0 aces .. 7 kings)
 HANDS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    (a, b, c, d)
-    for a in range(8)
-    for b in range(a, 8)
-    for c in range(b, 8)
-    for d in range(c, 8)
+    (a, b, c, d) for a in range(8) for b in range(a, 8) for c in range(b, 8) for d in range(c, 8)
 )
 #: cards of each class in the deck: four, but eight aces and eight kings
 CLASS_CARDS: Final = tuple(tuple(c for c in range(N_CARDS) if CARD_CLASS[c] == k) for k in range(8))
@@ -116,7 +112,11 @@ def key(i: int, lance: int, punto: bool, real_31: bool) -> int:
 
 
 def fits(
-    i: int, seat: int, pares: Sequence[int] | None, juego: Sequence[int] | None, signs: Iterable[str]
+    i: int,
+    seat: int,
+    pares: Sequence[int] | None,
+    juego: Sequence[int] | None,
+    signs: Iterable[str],
 ) -> bool:
     """Whether ``seat`` may hold hand ``i``: the announcements and the señas seen of it."""
     v = VALUE[i]
@@ -174,29 +174,29 @@ def lance_odds(
     ours = rank(seat, hand_index(hand))
     mates = sorted(allowed(partner), key=lambda i: rank(partner, i))
     mate_ranks = [rank(partner, i) for i in mates]
+    lefts = [(PACKED[a], a, rank(left, a)) for a in allowed(left)]
+    rights = [(PACKED[b], b, rank(right, b)) for b in allowed(right)]
+    # where the partner's hands that beat the other pair's best begin, for each rank
+    cut = {r: bisect_right(mate_ranks, r) for r in {x[2] for x in lefts + rights}}
     tables: dict[int, list[int]] = {}
     won = total = 0
-    for a in allowed(left):
+    for packed_a, a, rank_a in lefts:
         wa = ways(a, pool)
         if not wa:
             continue
-        after_a = pool - PACKED[a]
-        ra = rank(left, a)
-        for b in allowed(right):
+        after_a = pool - packed_a
+        for packed_b, b, rank_b in rights:
             wb = ways(b, after_a)
             if not wb:
                 continue
-            rest = after_a - PACKED[b]
+            rest = after_a - packed_b
             suffix = tables.get(rest)
             if suffix is None:
                 suffix = tables[rest] = _suffix(mates, rest)
-            best = max(ra, rank(right, b))
+            best = rank_a if rank_a > rank_b else rank_b
             w = wa * wb
             total += w * suffix[0]
-            if ours > best:
-                won += w * suffix[0]
-            else:
-                won += w * suffix[bisect_right(mate_ranks, best)]
+            won += w * (suffix[0] if ours > best else suffix[cut[best]])
     if not total:
         raise ValueError("no deal of the unseen cards fits what the seat knows")
     odds = Fraction(won, total)
