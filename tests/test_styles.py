@@ -240,6 +240,27 @@ def test_the_reader_counts_its_partners_sena_and_the_ignorer_does_not() -> None:
 # ------------------------------------------------------------------ Muggins styles
 
 
+def test_dominoes_defensive_leaves_no_score_and_aggressive_takes_the_five() -> None:
+    from .dominoes_helpers import act
+    from .dominoes_helpers import deal as dominoes_deal
+    from .dominoes_helpers import start as dominoes_start
+
+    mine = ["5-4", "4-0", "4-4", "3-0", "5-2", "2-1", "3-3"]
+    state = dominoes_start(
+        dominoes_deal([mine, ["5-3", "4-2", "6-6", "6-0", "5-1", "4-3", "1-0"]], opener=1)
+    )
+    act(state, 1, "play", "1-0")  # ends 1 and 0
+    # 4-0 on the 0 makes 1 + 4: 5 points, but then 1-6 on the 1 makes 6 + 4 = 10.
+    # 3-0 makes 1 + 3 (nothing); then 1-1 makes 2 + 3 = 5, 3-4 makes 1 + 4 = 5.
+    # 2-1 on the 1 makes 2 + 0 (nothing), and nothing unseen scores on 2 and 0: a 2-y
+    # would need y = 5 (2-5 is ours), a 0-z needs z = 3 (3-0 is ours).
+    view = state.view(0)
+    defensive = make_bot("style:defensive", state.__class__, 0).choose(view)
+    aggressive = make_bot("style:aggressive", state.__class__, 0).choose(view)
+    assert defensive is not None and defensive.to_json()["tile"] == "2-1"
+    assert aggressive is not None and aggressive.to_json()["tile"] in ("4-0", "0-4")
+
+
 def _cards_at_five():
     """Seat 1 led the 5♦ (claimed): the total is 5 and seat 0 holds 10♥ 2♣ 9♠ 8♦ 7♣."""
     from .cards_helpers import deal as cards_deal
