@@ -187,13 +187,12 @@ def pick(legal: Sequence[MusAction], code: int, amount: int) -> MusAction:
 
 
 class Careful(MusStyle):
-    """Bets and accepts only with the hand to back it. It works out its pair's chance
-    of the lance exactly from what it knows (its cards, the announcements, the señas
-    it saw), never bluffs, opens with a bet only from 70 % (3 stones from 85 %), raises
-    from 85 % and calls órdago only when 97 % sure near the end; it accepts an envite
-    when the lance is likelier won than lost and the stake is worth more to the game
-    than the refusal, and an órdago only when the lance beats by 5 points its chance
-    of the game after refusing."""
+    """Bets and accepts only with the hand to back it. It counts the señas it saw in its
+    pair's chance of the lance, never bluffs, opens with a bet only from 70 % (3 stones
+    from 85 %), raises from 85 % and calls órdago only when 97 % sure near the end; it
+    accepts an envite when the lance is likelier won than lost and the stake is worth
+    more to the game than the refusal, and an órdago only when the exact odds of the
+    showdown beat by 5 points its chance of the game after refusing."""
 
     name = "style:careful"
 
@@ -269,8 +268,8 @@ class Passive(MusStyle):
 
 class Reader(MusStyle):
     """Plays by the odds, reading señas: its chance of a lance counts the señas of its
-    partner and the opponents' it caught (each one is true: the deals that fit them are
-    the only ones counted), and it makes every seña it may. It bets 2 from 60 %, 4 from
+    partner and the opponents' it caught (each one is true: at an órdago the deals that
+    fit them are the only ones counted), and it makes every seña it may. It bets 2 from 60 %, 4 from
     80 %, raises from 80 %, calls órdago near the end when 95 % sure, accepts an envite
     when the stake is worth more to the game than the refusal, and an órdago when the
     lance is likelier won than the game after refusing."""
