@@ -33,10 +33,10 @@ def style_names(cls: type[State], given: str) -> list[str]:
 
 
 def versus_settings(cls: type[State], settings: dict[str, Any]) -> dict[str, Any]:
-    """Mus counted in games of 40: a match of one game unless the table says otherwise."""
-    if cls.game == "mus":
-        return {"games_per_cow": 1, "cows": 1, **settings}
-    return settings
+    """Counted in single games: a match of one game (Mus: one game of 40, one cow) unless
+    the table says otherwise."""
+    declared = {x.name for x in cls.settings_declared}
+    return {**{k: 1 for k in ("games_per_cow", "cows") if k in declared}, **settings}
 
 
 def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
         "capped": capped,
         "cpu_seconds_per_decision": round(cpu / decisions, 6) if decisions else 0.0,
     }
-    if plan.game == "mus":
+    if get_game(plan.game).team_count is not None:  # Mus: stones a hand
         row["stones_per_hand"] = [round(x / hands, 3) if hands else 0.0 for x in points]
     else:
         row["mean_score"] = [round(x / n, 2) if n else 0.0 for x in points]
@@ -111,15 +111,15 @@ def print_rows(game: str, rows: list[dict[str, Any]], seconds: float) -> None:
 
     from .console import stdout_console
 
-    mus = game == "mus"
-    unit = "games of 40, " if mus else ""
+    stones = "stones_per_hand" in rows[0] if rows else False
+    unit = "games of 40, " if stones else ""
     table = Table(title=f"{game}: {unit}mirrored deals, in {seconds:.1f} s")
-    last = "stones a hand (bot / style)" if mus else "mean score (bot / style)"
+    last = "stones a hand (bot / style)" if stones else "mean score (bot / style)"
     for col in ("bot", "vs", "games", "wins", "win rate", "95 % CI", last, "CPU/decision"):
         table.add_column(col, justify="left" if col in ("bot", "vs") else "right")
     for r in rows:
         lo, hi = r["ci95"]
-        pair = r["stones_per_hand"] if mus else r["mean_score"]
+        pair = r["stones_per_hand"] if stones else r["mean_score"]
         table.add_row(
             r["bot"],
             r["vs"],

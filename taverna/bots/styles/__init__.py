@@ -55,12 +55,9 @@ class MugginsStyle(Bot):
         if optional is not None or not legal or not self.must_act(view):
             return optional
         turn = heuristics.turn_actions(self, legal)
-        plays = [a for a in turn if a.type == "play"]
-        if len(turn) == 1 or not plays:
+        if len(turn) == 1 or not any(a.type == "play" for a in turn):
             return turn[0]
-        # a go in cards is a choice (a card may be kept back), a draw in dominoes is not
-        offered = turn if self.game.game == "muggins-cards" else plays
-        return self.plays[self.game.game](view, offered)
+        return self.plays[self.game.game](view, turn)
 
 
 class Defensive(MugginsStyle):
@@ -69,8 +66,8 @@ class Defensive(MugginsStyle):
 
     name = "style:defensive"
     plays: ClassVar[dict[str, Callable[[View, list[Any]], Action]]] = {
-        "muggins-dominoes": dominoes.defensive,
-        "muggins-cards": cards.defensive,
+        dominoes.GAME: dominoes.defensive,
+        cards.GAME: cards.defensive,
     }
 
 
@@ -80,8 +77,8 @@ class Aggressive(MugginsStyle):
 
     name = "style:aggressive"
     plays: ClassVar[dict[str, Callable[[View, list[Any]], Action]]] = {
-        "muggins-dominoes": dominoes.aggressive,
-        "muggins-cards": cards.aggressive,
+        dominoes.GAME: dominoes.aggressive,
+        cards.GAME: cards.aggressive,
     }
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...games.base import View
-from ...games.cards import VALUE, CardAction, card_id
+from ...games.cards import VALUE, CardAction, Cards, card_id
 from ..cards import points_of
+
+GAME = Cards.game
 
 
 def _unknown(view: View) -> list[int]:

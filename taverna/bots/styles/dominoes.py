@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Final
 
 from ...games.base import View
-from ...games.dominoes import TILES, DominoAction, tile_id
+from ...games.dominoes import TILES, DominoAction, Dominoes, tile_id
 from ..dominoes import ALL, best_reply, count_after
+
+GAME: Final = Dominoes.game
 
 #: what a tile the defensive player leaves playable costs it, in points: a blocked
 #: player draws, and from an empty boneyard passes
@@ -30,7 +32,7 @@ def _known(view: View) -> tuple[set[int], set[int]]:
     return hand, {u for u in unseen if any(not s.intersection(TILES[u]) for s in slots)}
 
 
-def defensive(view: View, plays: list[DominoAction]) -> DominoAction:
+def defensive(view: View, turn: list[DominoAction]) -> DominoAction:
     """Leave the next player as little as possible. It counts, for each play, the most
     any unseen tile could score in reply (the worst case, not the likely one) and how
     many unseen tiles could be laid at all on the ends it leaves (fewer: the next player
@@ -45,10 +47,10 @@ def defensive(view: View, plays: list[DominoAction]) -> DominoAction:
         playable = sum(1 for u in unknown if left in TILES[u] or right in TILES[u])
         return 0.5 * credit - threat - OPEN_TILE * playable + 0.1 * sum(TILES[action.tile])
 
-    return max(plays, key=value)
+    return max(turn, key=value)  # a play is due: no draw or pass is legal
 
 
-def aggressive(view: View, plays: list[DominoAction]) -> DominoAction:
+def aggressive(view: View, turn: list[DominoAction]) -> DominoAction:
     """Score as much as possible now and set up its own next score, whatever the next
     player may do: the points of the play, and part of the most one of its remaining
     tiles would score on the ends it leaves; it never asks what the ends offer the
@@ -62,4 +64,4 @@ def aggressive(view: View, plays: list[DominoAction]) -> DominoAction:
         follow = max((best_reply(ends, t) for t in rest), default=0)
         return credit + FOLLOW * follow + 0.1 * sum(TILES[action.tile])
 
-    return max(plays, key=value)
+    return max(turn, key=value)  # a play is due: no draw or pass is legal

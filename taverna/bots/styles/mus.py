@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...games.base import Action, State, View
-from ...games.mus import ACCEPT, BET, JUEGO, ORDAGO, PARES, PASS, RAISE, REJECT, MusAction
+from ...games.mus import ACCEPT, BET, JUEGO, ORDAGO, PARES, PASS, RAISE, REJECT, Mus, MusAction
 from ...games.mus.hands import card_id
 from .. import mus as policy
 from ..base import Bot, BotOptionError
@@ -134,12 +134,12 @@ class MusStyle(Bot):
     @classmethod
     def games(cls) -> tuple[str, ...]:
         """The record names of the games the style plays."""
-        return ("mus",)
+        return (Mus.game,)
 
     def __init__(
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
     ) -> None:
-        if game.game != "mus":
+        if game.game != Mus.game:
             raise BotOptionError(f"{self.name} is a Mus style, not one of {game.game}")
         super().__init__(game, seat, seed, **options)
 
