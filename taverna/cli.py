@@ -624,6 +624,14 @@ def build_parser() -> argparse.ArgumentParser:
         "and ignored by the other: greedy:senas=read,greedy:senas=ignore (every bot makes "
         "the señas its hand allows; catches are drawn from each game's seed)",
     )
+    p.add_argument(
+        "--vs",
+        default=None,
+        metavar="STYLE[,STYLE]",
+        help="measure the one bot of --bots against opponent styles (or all), on mirrored "
+        "deals: Mus careful, bluffer, passive, reader, ignorer (pairs, games of 40); "
+        "dominoes and cards defensive, aggressive",
+    )
     p.add_argument("--games", type=_at_least_one, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=_whole, default=1, help="tournament seed (default 1)")
     p.add_argument("--jobs", type=_at_least_one, default=2, help="worker processes (default 2)")

@@ -41,6 +41,8 @@ class Plan:
     max_hands: int
     #: a folder to write each game's record to (None: no records)
     records: str | None = None
+    #: games in pairs on the same deals, the sides swapped (game 2k and 2k + 1)
+    mirrored: bool = False
 
     @property
     def sides(self) -> int:
@@ -71,7 +73,8 @@ def parse_entry(entry: str) -> tuple[str, dict[str, Any]]:
 def _play_one(args: tuple[Plan, int]) -> tuple[int, Outcome]:
     plan, i = args
     cls = get_game(plan.game)
-    seed = random.Random(f"{plan.seed}:{i}").randrange(1 << 62)
+    deals = i // 2 if plan.mirrored else i  # a game's deals follow from its seed alone
+    seed = random.Random(f"{plan.seed}:{deals}").randrange(1 << 62)
     state = cls.new(plan.seats, plan.settings, seed=seed)
     bots = []
     for seat in range(plan.seats):
@@ -194,6 +197,11 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
 
 
 def run(plan: Plan, games: int, jobs: int, progress: bool = True) -> dict[str, Any]:
+    return summarize(plan, play_all(plan, games, jobs, progress))
+
+
+def play_all(plan: Plan, games: int, jobs: int, progress: bool = True) -> list[tuple[int, Outcome]]:
+    """Each game's outcome, by game index, played in ``jobs`` processes."""
     tasks = [(plan, i) for i in range(games)]
     outcomes: list[tuple[int, Outcome]] = []
     if progress:
@@ -221,7 +229,7 @@ def run(plan: Plan, games: int, jobs: int, progress: bool = True) -> dict[str, A
                     outcomes.append(item)
                     bar.advance(task)
     outcomes.sort(key=lambda x: x[0])
-    return summarize(plan, outcomes)
+    return outcomes
 
 
 class _InlinePool:
@@ -295,34 +303,40 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
     stdout_console().print(table)
 
 
+def _versus_check(
+    args: Any, cls: type[State], entries: tuple[str, ...], settings: dict[str, Any]
+) -> dict[str, Any]:
+    """``--vs``: the bot options, once the bot, the styles and the settings are checked
+    (:mod:`taverna.versus`): a mistake is refused in one line before any game."""
+    from . import versus
+
+    if len(entries) != 1:
+        raise ValueError("--vs measures one bot: give --bots NAME")
+    options = parse_sets(args.option or [])
+    styles = versus.style_names(cls, args.vs)
+    name, own = parse_entry(entries[0])
+    bot_class(name)(cls, 0, 0, **{**options, **own})
+    for style in styles:
+        bot_class(f"style:{style}")(cls, 0, 0, **options)
+    seats = cls.max_seats if cls.team_count is not None else 2
+    cls.check_settings(seats, versus.versus_settings(cls, settings))
+    return options
+
+
 def main(args: Any) -> int:
     import time
 
+    versus = bool(getattr(args, "vs", None))
     try:
         cls: type[State] = get_game(args.game)
         entries = tuple(x.strip() for x in args.bots.split(",") if x.strip())
         for entry in entries:
             bot_class(parse_entry(entry)[0])
         settings = parse_sets(args.set or [])
-        seats = args.seats
-        if cls.team_count is not None:
-            seats = seats or cls.max_seats
-            if len(entries) != cls.team_count:
-                raise ValueError(f"{cls.game} needs one bot per pair: --bots A,B")
+        if versus:
+            options = _versus_check(args, cls, entries, settings)
         else:
-            seats = seats or len(entries)
-            if len(entries) != seats:
-                raise ValueError(f"give one bot per seat: {seats} seats, {len(entries)} bots")
-        settings = cls.check_settings(seats, settings)
-        options = parse_sets(args.option or [])
-        # make each bot once here: a bad option is refused now, in one line, and
-        # not in every worker process in the middle of the tournament
-        for entry in dict.fromkeys(entries):
-            name, own = parse_entry(entry)
-            bot_class(name)(cls, 0, 0, **{**options, **own})
-        records = getattr(args, "records", None)
-        if records is not None:
-            Path(records).mkdir(parents=True, exist_ok=True)
+            seats, settings, options, records = _checked(args, cls, entries, settings)
     except (KeyError, ValueError) as e:
         msg = e.args[0] if e.args else str(e)
         print(f"taverna simulate: {msg}", file=sys.stderr)
@@ -330,6 +344,10 @@ def main(args: Any) -> int:
     except Exception as e:  # SettingsError and friends: a clear message, no trace
         print(f"taverna simulate: {e}", file=sys.stderr)
         return 2
+    if versus:
+        from . import versus as against
+
+        return against.main(args, cls, settings, options)
     plan = Plan(cls.game, seats, settings, entries, options, args.seed, args.max_hands, records)
     t0 = time.perf_counter()
     show = sys.stderr.isatty() and not args.no_progress
@@ -339,3 +357,29 @@ def main(args: Any) -> int:
     else:
         print_table(report, time.perf_counter() - t0)
     return 0
+
+
+def _checked(
+    args: Any, cls: type[State], entries: tuple[str, ...], settings: dict[str, Any]
+) -> tuple[int, dict[str, Any], dict[str, Any], str | None]:
+    """(seats, settings, bot options, records folder) of a tournament, checked."""
+    seats = args.seats
+    if cls.team_count is not None:
+        seats = seats or cls.max_seats
+        if len(entries) != cls.team_count:
+            raise ValueError(f"{cls.game} needs one bot per pair: --bots A,B")
+    else:
+        seats = seats or len(entries)
+        if len(entries) != seats:
+            raise ValueError(f"give one bot per seat: {seats} seats, {len(entries)} bots")
+    settings = cls.check_settings(seats, settings)
+    options = parse_sets(args.option or [])
+    # make each bot once here: a bad option is refused now, in one line, and
+    # not in every worker process in the middle of the tournament
+    for entry in dict.fromkeys(entries):
+        name, own = parse_entry(entry)
+        bot_class(name)(cls, 0, 0, **{**options, **own})
+    records = getattr(args, "records", None)
+    if records is not None:
+        Path(records).mkdir(parents=True, exist_ok=True)
+    return seats, settings, options, records

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from taverna.bots import heuristics, make_bot
-from taverna.bots.dominoes import _count_after
+from taverna.bots.dominoes import count_after
 from taverna.bots.match import play_game
 from taverna.bots.review import (
     MARKED,
@@ -283,7 +283,7 @@ class Spoiler:
             return self.bot.choose(view)
         credits = []
         for a in legal:
-            count, _ = _count_after(view, a)
+            count, _ = count_after(view, a)
             credits.append((count if count % 5 == 0 else 0, a))
         low = min(c for c, _ in credits)
         if max(c for c, _ in credits) > low:

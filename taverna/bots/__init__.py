@@ -1,7 +1,8 @@
 """Bots: players that see only their seat's view.
 
 Levels for every game: ``random``, ``greedy`` and ``expert``. A bot is made
-by name (:func:`make_bot`); your own bot class plugs in by import path
+by name (:func:`make_bot`); the opponent styles kept to measure the levels against
+are named ``style:<name>`` (:mod:`taverna.bots.styles`); your own bot class plugs in by import path
 (``package.module:ClassName``) or by the entry point group
 ``taverna.bots``. What the bots know of each game is its :class:`Strategy`,
 found through the entry point group ``taverna.strategies`` (:mod:`taverna.registry`).
@@ -27,6 +28,10 @@ def bot_class(name: str) -> type[Bot]:
     """A bot class by level name, entry point name, or ``module:Class`` import path."""
     if name in BOTS:
         return BOTS[name]
+    if name.startswith("style:"):
+        from .styles import style_class  # opponents to measure against (issue 30)
+
+        return style_class(name)
     for ep in entry_points(group="taverna.bots"):
         if ep.name == name:
             cls = ep.load()

@@ -19,7 +19,7 @@ def _end_value(pip: int, double: bool) -> int:
     return pip * 2 if double else pip
 
 
-def _count_after(view: View, action: DominoAction) -> tuple[int, tuple[int, int, bool, bool]]:
+def count_after(view: View, action: DominoAction) -> tuple[int, tuple[int, int, bool, bool]]:
     """The count after ``action`` and the new ends (left, right, left double, right double)."""
     a, b = action.a, action.b
     dbl = a == b
@@ -34,7 +34,7 @@ def _count_after(view: View, action: DominoAction) -> tuple[int, tuple[int, int,
     return _end_value(left, ldbl) + _end_value(right, rdbl), (left, right, ldbl, rdbl)
 
 
-def _best_reply(ends: tuple[int, int, bool, bool], tile: int) -> int:
+def best_reply(ends: tuple[int, int, bool, bool], tile: int) -> int:
     """The most a reply with ``tile`` could score on these ends."""
     left, right, ldbl, rdbl = ends
     p, q = TILES[tile]
@@ -64,9 +64,9 @@ def greedy(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
     for action in legal:
         if action.type != "play":
             return action  # a draw or a pass is then the only move
-        count, ends = _count_after(view, action)
+        count, ends = count_after(view, action)
         credit = count if count % 5 == 0 else 0
-        risk = p_hold * sum(_best_reply(ends, u) for u in unknown)
+        risk = p_hold * sum(best_reply(ends, u) for u in unknown)
         rest = hand - {action.tile}
         variety = len({pip for t in rest for pip in TILES[t]})
         value = (

@@ -75,7 +75,7 @@ def score_sheet(points: int) -> str:
 
 
 def describe_dominoes(view: View, action: Action) -> str:
-    from ..bots.dominoes import _count_after
+    from ..bots.dominoes import count_after
     from ..games.dominoes import DominoAction
 
     assert isinstance(action, DominoAction)
@@ -83,7 +83,7 @@ def describe_dominoes(view: View, action: Action) -> str:
         return "draw a tile from the boneyard"
     if action.type == "pass":
         return "pass (nothing fits and the boneyard is empty)"
-    count, _ = _count_after(view, action)
+    count, _ = count_after(view, action)
     where = "to open the line" if action.end is None else f"on the {('left', 'right')[action.end]}"
     gain = f" → scores {count}!" if count and count % 5 == 0 else ""
     return f"play {action.a}-{action.b} {where} (count {count}{gain})"
