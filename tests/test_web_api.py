@@ -169,7 +169,7 @@ def test_a_guest_who_registers_is_shown_by_the_new_name(server: Server) -> None:
     gus.sit(done["id"], 0)
     gus.start(done["id"])
     assert gus.http.delete(f"/api/tables/{done['id']}/seats/0").status_code == 200
-    assert finished(gus, done["id"])["result"]["names"] == ["Gus", "Bruno (bot, medium)"]
+    assert finished(gus, done["id"])["result"]["names"] == ["Gus", "Bruno (bot, Level 4)"]
     live = gus.play_at("muggins-dominoes", seats=2, bots={"1": "random"})
 
     name = f"Gustavo{time.time_ns() % 1_000_000}"
@@ -194,9 +194,9 @@ def test_a_guest_who_registers_is_shown_by_the_new_name(server: Server) -> None:
         assert welcome["table"]["seating"][0]["player"] == name
     table = gus.http.get(f"/api/tables/{done['id']}").json()["table"]
     assert table["seating"][0]["player"] == name
-    assert table["result"]["names"] == [name, "Bruno (bot, medium)"]
+    assert table["result"]["names"] == [name, "Bruno (bot, Level 4)"]
     (game,) = gus.http.get(f"/api/players/{name}").json()["history"]
-    assert game["players"] == [name, "Bruno (bot, medium)"]
+    assert game["players"] == [name, "Bruno (bot, Level 4)"]
     assert [(s["player"], s["bot"]) for s in game["seating"]] == [
         (name, "greedy"),
         (None, "greedy"),
