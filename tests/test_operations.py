@@ -182,7 +182,7 @@ def test_json_log_lines_name_the_node_the_table_and_the_seat(tmp_path: Path) -> 
     assert len(replaced) == 1, lines
     assert replaced[0]["table"] == tid and replaced[0]["seat"] == 0
     assert replaced[0]["logger"] == "taverna.rooms"
-    assert replaced[0]["message"] == "disconnected, the greedy bot plays it"
+    assert replaced[0]["message"] == "disconnected, the level 4 bot plays it"
     # uvicorn's lines, through the same formatter: the access log with its fields
     access = [line for line in lines if line["logger"] == "uvicorn.access"]
     assert any(a["path"] == "/api/session" and a["method"] == "POST" for a in access)

@@ -116,6 +116,7 @@ class ExpertBot(Bot):
     """
 
     name = "expert"
+    searches = True
 
     def __init__(
         self, game: type[State], seat: int, seed: int | None = None, **options: Any

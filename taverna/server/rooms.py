@@ -506,7 +506,7 @@ class Room:
                 if c.seat == seat:
                     c.seat = None
                     c.send(self._welcome(c, None))
-        self.log.info("%s, the %s bot plays it", reason, level, seat=seat)
+        self.log.info("%s, the level %s bot plays it", reason, level, seat=seat)
         self._broadcast_table()
         self._send_presence()
         self.chat.replaced(seat, reason)
