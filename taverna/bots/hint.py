@@ -43,10 +43,11 @@ from .levels import ALIASES, level_of
 #: the level whose bot gives the hints
 LEVEL = ALIASES["expert"]
 #: the hint's budget on top of its level's (and of the server's options for that level):
-#: the iterations of a decision, a smaller pool of samples in Mus (a count, like every
-#: budget: the same hint on any machine), and a safety cap of a few seconds
-#: (taverna.bots.budget), which a hint on an idle core never comes near
-BUDGET: dict[str, Any] = {"pool": 64, "seconds": 3.0}
+#: the iterations of a decision; in Mus a pool of 175 samples, what the 0.05 s cut of
+#: wall time that hints had before kept on an idle machine on average (docs/bots.md,
+#: Budgets) — a count, like every budget: the same hint on any machine; and a safety
+#: cap of 3 s (taverna.bots.budget), which a hint never comes near
+BUDGET: dict[str, Any] = {"pool": 175, "seconds": 3.0}
 
 
 def request(
