@@ -136,7 +136,7 @@ def beginner(bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
     plays = [a for a in legal if a.type == "play"]
     if not plays:
         return next((a for a in legal if a.type == "go"), legal[0])
-    total, limit = view["total"], view["limit"]
+    total, limit = int(view["total"]), int(view["limit"])
 
     def seen(card: int) -> bool:
         new = total + VALUE[card]
