@@ -223,3 +223,27 @@ def test_a_page_nobody_has_is_the_sites_404_page_in_a_browser(server: Server) ->
             r = http.get(path, headers=headers)
             assert r.status_code == 404 and r.json()["code"] == "not_found", path
         assert http.get("/api/tables/nope", headers=browser).json()["code"] == "no_table"
+
+
+def test_bot_levels_are_named_by_number(server: Server) -> None:
+    """Issue 30: levels 1 to 8 by number (as text or not), the old names as aliases, a
+    table keeping the number; anything else refused with a 422 that says the choices."""
+    ana = Person(server, "Ana")
+    games = ana.http.get("/api/games").json()
+    assert games["bots"] == ["1", "2", "3", "4", "5", "6", "7", "8"]
+    assert games["bot_default"] == "4"
+    assert games["bot_aliases"] == {"random": "1", "greedy": "4", "expert": "7"}
+    table = ana.create("dominoes", seats=4, bots={"1": "5", "2": 8, "3": "expert"})
+    assert [s["bot"] for s in table["seating"]] == [None, "5", "8", "7"]
+    tid = ana.create("dominoes", seats=2)["id"]
+    r = ana.http.post(f"/api/tables/{tid}/seats/1/bot", json={"level": 6})
+    assert r.status_code == 200 and r.json()["table"]["seating"][1]["bot"] == "6"
+    for bad in (0, 9, "0", "9", "x", "os:system"):
+        refusals = [
+            ana.http.post("/api/tables", json={"game": "dominoes", "bots": {"1": bad}}),
+            ana.http.post(f"/api/tables/{tid}/seats/1/bot", json={"level": bad}),
+            ana.http.post("/api/play-now", json={"game": "dominoes", "level": bad}),
+        ]
+        for r in refusals:
+            assert r.status_code == 422 and r.json()["code"] == "unknown_bot", (bad, r.text)
+            assert "choose 1 to 8, or random, greedy, expert" in r.json()["detail"], r.text
