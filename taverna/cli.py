@@ -200,6 +200,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"taverna serve: TAVERNA_BOT_OPTIONS: {problem}", file=sys.stderr)
         return 2
+    problem = _check_level(config.stand_in_bot)
+    if problem is not None:
+        print(f"taverna serve: TAVERNA_STAND_IN_BOT: {problem}", file=sys.stderr)
+        return 2
     where = f"{args.host}:{args.port}"
     try:
         sock = _listen(args.host, args.port)
@@ -271,19 +275,32 @@ def _check_cluster(config: Any, sock: socket.socket) -> tuple[int, str] | None:
 
 
 def _check_bots(options: dict[str, dict[str, Any]]) -> str | None:
-    """Why the strong bots' options are not usable, in one line; None if they are."""
-    from .bots import LEVELS, make_bot
+    """Why the bots' options by level are not usable, in one line; None if they are."""
+    from .bots import make_bot
     from .bots.base import BotOptionError
     from .games import GAMES
 
     for level, given in options.items():
-        if level not in LEVELS:
-            return f"no bot level {level!r} (levels: {', '.join(LEVELS)})"
+        problem = _check_level(level)
+        if problem is not None:
+            return problem
         for game in GAMES.values():
             try:
                 make_bot(level, game, 0, **given)
             except BotOptionError as e:
                 return str(e)
+    return None
+
+
+def _check_level(level: str) -> str | None:
+    """Why ``level`` names no bot level, in one line; None if it names one."""
+    from .bots.base import UnknownBot
+    from .bots.levels import level_of
+
+    try:
+        level_of(level)
+    except UnknownBot as e:
+        return str(e)
     return None
 
 
@@ -619,7 +636,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         required=True,
-        help="bots per seat (per side in a game of pairs), e.g. expert,greedy; each may take "
+        help="bots per seat (per side in a game of pairs): levels 1 to 8 (random, greedy and "
+        "expert name levels 1, 4 and 7) or a module:Class, e.g. 8,expert; each may take "
         "options of its own, NAME:KEY=VALUE[:KEY=VALUE], e.g. for Mus señas read by one pair "
         "and ignored by the other: greedy:senas=read,greedy:senas=ignore (every bot makes "
         "the señas its hand allows; catches are drawn from each game's seed)",
@@ -671,7 +689,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seat", type=_whole, default=0, help="your seat (default 0)")
     p.add_argument(
-        "--bots", default="greedy", help="bot level(s) for the other seats (default greedy)"
+        "--bots",
+        default="4",
+        help="bot level(s) for the other seats, 1 to 8 (default 4; random, greedy and "
+        "expert name levels 1, 4 and 7)",
     )
     p.add_argument("--seed", type=_whole, default=None, help="a seed for a reproducible game")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a table setting")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .bots import bot_class
+from .bots import make_bot
 from .bots.match import Outcome, play_game
 from .games import get_game
 from .games.base import State
@@ -81,7 +81,7 @@ def _play_one(args: tuple[Plan, int]) -> tuple[int, Outcome]:
         entry = entry_of_side(plan, i, cls.side_of(seat))
         name, own = parse_entry(plan.entries[entry])
         options = {**plan.options, **own}
-        bots.append(bot_class(name)(cls, seat, seed + 7919 * (seat + 1), **options))
+        bots.append(make_bot(name, cls, seat, seed + 7919 * (seat + 1), **options))
     outcome = play_game(state, bots, seed, plan.max_hands)
     if plan.records is not None:
         path = Path(plan.records) / f"game-{i}.json"
@@ -134,6 +134,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
     cpu = [0.0] * k
     slowest = [0.0] * k
     decisions = [0] * k
+    capped_decisions = [0] * k
     pairwise: list[tuple[int, int, float]] = []
     capped = 0
     for i, out in outcomes:
@@ -151,6 +152,7 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
             seconds[e] += out.seconds[seat]
             cpu[e] += out.cpu[seat] if out.cpu else 0.0
             decisions[e] += out.decisions[seat]
+            capped_decisions[e] += out.capped_decisions[seat] if out.capped_decisions else 0
             slowest[e] = max(slowest[e], out.slowest[seat] if out.slowest else 0.0)
         for a in range(k):
             for b in range(a + 1, k):
@@ -190,6 +192,9 @@ def summarize(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]
                 if decisions[e]
                 else 0.0,
                 "decisions": decisions[e],
+                # stopped by the wall-clock safety cap (taverna.bots.budget): 0 in a run
+                # whose games do not depend on the machine
+                "capped": capped_decisions[e],
                 "elo": ratings[e],
             }
         )
@@ -301,6 +306,12 @@ def print_table(report: dict[str, Any], seconds: float) -> None:
             f"{b['elo']:.0f}",
         )
     stdout_console().print(table)
+    capped = sum(b.get("capped", 0) for b in report["bots"])
+    if capped:
+        stdout_console().print(
+            f"{capped} decisions were stopped by the bots' safety cap (seconds): "
+            "those games depend on this machine's speed"
+        )
 
 
 def _versus_check(
@@ -315,9 +326,9 @@ def _versus_check(
     options = parse_sets(args.option or [])
     styles = versus.style_names(cls, args.vs)
     name, own = parse_entry(entries[0])
-    bot_class(name)(cls, 0, 0, **{**options, **own})
+    make_bot(name, cls, 0, 0, **{**options, **own})
     for style in styles:
-        bot_class(f"style:{style}")(cls, 0, 0, **options)
+        make_bot(f"style:{style}", cls, 0, 0, **options)
     seats = cls.max_seats if cls.team_count is not None else 2
     cls.check_settings(seats, versus.versus_settings(cls, settings))
     return options
@@ -330,8 +341,6 @@ def main(args: Any) -> int:
     try:
         cls: type[State] = get_game(args.game)
         entries = tuple(x.strip() for x in args.bots.split(",") if x.strip())
-        for entry in entries:
-            bot_class(parse_entry(entry)[0])
         settings = parse_sets(args.set or [])
         if versus:
             options = _versus_check(args, cls, entries, settings)
@@ -378,7 +387,7 @@ def _checked(
     # not in every worker process in the middle of the tournament
     for entry in dict.fromkeys(entries):
         name, own = parse_entry(entry)
-        bot_class(name)(cls, 0, 0, **{**options, **own})
+        make_bot(name, cls, 0, 0, **{**options, **own})
     records = getattr(args, "records", None)
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)

@@ -190,12 +190,12 @@ def test_the_club_pages_are_pages_of_the_same_site(server: Server, page: Any) ->
         page.screenshot(path=str(ARTIFACTS / f"club{path.replace('/', '-')}.png"), full_page=True)
     playwright_api.expect(page.locator("main h1")).to_have_text(ana.name)
     game = page.locator("main table").last.locator("tbody tr").first
-    playwright_api.expect(game).to_contain_text(f"{ana.name}, Bruno (bot, medium)")
+    playwright_api.expect(game).to_contain_text(f"{ana.name}, Bruno (bot, Level 4)")
 
     # the language is the site's: chosen here, it holds in the lobby too
     page.select_option("#lang", "it")
     it = strings("it")
-    playwright_api.expect(game).to_contain_text(f"Bruno (bot, {it['bot.greedy']})")
+    playwright_api.expect(game).to_contain_text(f"Bruno (bot, {it['bot.level'].format(n=4)})")
     playwright_api.expect(page.locator("main h2").first).to_have_text(it["club.standing"])
     page.goto(f"{server.http}/account")
     playwright_api.expect(page.locator("#chips")).to_have_text(

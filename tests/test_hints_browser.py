@@ -45,7 +45,7 @@ def test_the_hint_button_shows_the_strong_bots_move(browser: Any, server: Server
     form.wait_for()
     form.locator("select[name=seats]").select_option("2")
     form.locator("[data-who='0']").select_option("me")
-    form.locator("[data-who='1']").select_option("greedy")
+    form.locator("[data-who='1']").select_option("4")
     form.locator("details.more summary").click()
     form.locator("[name=hints]").check()
     tab.accessible("the new-table dialog with hints")

@@ -57,7 +57,7 @@ def test_play_again_at_a_bot_table_is_one_click(server: Server) -> None:
     assert new["game"] == "muggins-dominoes" and new["settings"] == {"target": 30}
     assert new["options"]["turn_seconds"] == 45 and new["options"]["again_of"] == old
     assert new["seating"][0]["player_id"] == ana.player["id"]
-    assert new["seating"][1]["bot"] == "greedy"
+    assert new["seating"][1]["bot"] == "4"  # greedy: level 4
     assert _table(ana, old)["again"] == new["id"]
     # asked again: the same new table, nothing made twice
     twice = ana.http.post(f"/api/tables/{old}/again")
@@ -110,7 +110,7 @@ def test_play_now_seats_a_person_at_a_waiting_table(server: Server) -> None:
     first = r.json()["table"]
     assert first["id"] != private and first["status"] == "open"
     assert first["seating"][0]["player_id"] == ana.player["id"]
-    assert first["options"]["play_now"]["level"] == "random"
+    assert first["options"]["play_now"]["level"] == "1"  # random: level 1
     # Bea presses play now too: the seat free at Ana's table, which starts, being full
     r = bea.http.post("/api/play-now", json={"game": "muggins-dominoes"})
     assert r.status_code == 200, r.text
@@ -142,6 +142,6 @@ def test_play_now_gives_the_empty_seats_to_bots_after_the_wait(server: Server) -
         time.sleep(0.2)
     assert now["status"] == "playing", now
     assert now["seating"][0]["player_id"] == ana.player["id"]
-    assert all(s["bot"] == "greedy" for s in now["seating"][1:])
+    assert all(s["bot"] == "4" for s in now["seating"][1:])
     waited = time.time() - table["options"]["play_now"]["fill_at"]
     assert waited > -0.5  # not before the wait was over (1 s of clock skew at most)

@@ -118,7 +118,7 @@ def test_metrics_count_moves_refusals_messages_and_limits(tmp_path: Path) -> Non
     assert value(after, "taverna_move_seconds_sum", source="player") > 0
     assert value(after, "taverna_move_seconds_bucket", source="player", le="+Inf") == player
     assert value(after, "taverna_database_write_seconds_count") == moves
-    assert value(after, "taverna_bot_think_seconds_count", level="greedy") >= bot
+    assert value(after, "taverna_bot_think_seconds_count", level="4") >= bot
     # refusals by reason
     assert value(after, "taverna_moves_refused_total", reason="invalid") == 1
     assert value(after, "taverna_moves_refused_total", reason="spectator") == 1
@@ -182,7 +182,7 @@ def test_json_log_lines_name_the_node_the_table_and_the_seat(tmp_path: Path) -> 
     assert len(replaced) == 1, lines
     assert replaced[0]["table"] == tid and replaced[0]["seat"] == 0
     assert replaced[0]["logger"] == "taverna.rooms"
-    assert replaced[0]["message"] == "disconnected, the greedy bot plays it"
+    assert replaced[0]["message"] == "disconnected, the level 4 bot plays it"
     # uvicorn's lines, through the same formatter: the access log with its fields
     access = [line for line in lines if line["logger"] == "uvicorn.access"]
     assert any(a["path"] == "/api/session" and a["method"] == "POST" for a in access)
@@ -286,7 +286,7 @@ def test_a_graceful_stop_after_the_strong_bots_thought_leaves_nothing_behind(
         tid = ana.create("dominoes", bots={0: "expert", 1: "expert"})["id"]
         ana.start(tid)
         deadline = time.monotonic() + 60
-        while value(scrape(srv), "taverna_bot_think_seconds_count", level="expert") < 2:
+        while value(scrape(srv), "taverna_bot_think_seconds_count", level="7") < 2:
             assert time.monotonic() < deadline, "the strong bots never thought"
             time.sleep(0.1)
     finally:

@@ -32,7 +32,7 @@ def test_scripted_human_finishes_a_game_against_bots() -> None:
     assert state.over
     assert "Game over" in text
     assert "Please type a number" in text and "Type the number of a move" in text
-    assert "You play" in text and "Seat 1 (greedy) plays" in text
+    assert "You play" in text and "Seat 1 (level 4) plays" in text
     assert prompts and all(p.startswith("Your move [1-") for p in prompts)
 
 

@@ -354,7 +354,7 @@ def test_a_bot_takes_the_seat_after_the_grace_period(kind: str, tmp_path: Any) -
             return tables[0]["table"]
 
         table_msg = run(go())
-        assert table_msg["seating"][0]["replaced"] and table_msg["seating"][0]["bot"] == "greedy"
+        assert table_msg["seating"][0]["replaced"] and table_msg["seating"][0]["bot"] == "4"
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
@@ -373,7 +373,7 @@ def test_turn_timer_moves_for_a_silent_player(kind: str, tmp_path: Any) -> None:
             msg = await me.expect("update", timeout=15)  # we stay silent: the timer plays
             assert msg["seq"] == seq + 1
             # said as such: time ran out, and a stand-in bot played for seat 0
-            assert msg["events"][0] == {"type": "timeout", "seat": 0, "bot": "greedy"}
+            assert msg["events"][0] == {"type": "timeout", "seat": 0, "bot": "4"}
             assert msg["events"][1]["seat"] == 0
             await me.close()
             # and so it is told to who catches up later

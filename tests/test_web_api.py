@@ -3,6 +3,7 @@ and practice tables whose bots forget to claim (so people can call Muggins!)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -13,10 +14,11 @@ import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
+from taverna.bots import make_bot
 from taverna.games import SettingsError, get_game
 from taverna.games.record import load_record
 
-from .server_helpers import Person, Server, database_url
+from .server_helpers import Person, Seat, Server, database_url
 
 
 @pytest.fixture(scope="module")
@@ -88,19 +90,24 @@ def test_practice_table_bots_forget_every_claim(server: Server) -> None:
     r = ana.http.post("/api/tables", json={"game": "muggins-cards", "bot_forget": 2})
     assert r.status_code == 422
     table = ana.create(
-        "muggins-cards",
-        seats=2,
-        settings={"target": 15},
-        bots={"0": "random", "1": "random"},
-        bot_forget=1,
+        "muggins-cards", seats=2, settings={"target": 15}, bots={"1": "1"}, bot_forget=1
     )
     assert table["options"]["bot_forget"] == 1
+    ana.sit(table["id"], 0)
     ana.start(table["id"])
+
+    async def claim_everything() -> None:  # Ana's claims end the game: the bot's never do
+        seat = Seat(server, table["id"], ana.cookie)
+        await seat.connect()
+        await seat.play(bot=make_bot("greedy", get_game("cards"), 0, seed=1, forget=0.0))
+        await seat.close()
+
+    asyncio.run(claim_everything())
     finished(ana, table["id"])
     record = ana.http.get(f"/api/games/{table['id']}/record").json()["record"]
-    kinds = {a["type"] for a in record["actions"]}
-    # forgetful bots never claim after a play nor call Muggins!
-    assert "claim" not in kinds and "muggins" not in kinds
+    bots = [a for a in record["actions"] if a["seat"] == 1]
+    # a forgetful bot never claims, with a play or after it, nor calls Muggins!
+    assert bots and not [a for a in bots if a["type"] in ("claim", "muggins") or a.get("claim")]
     plain = Person(server, "Bea").create("muggins-cards")
     assert "bot_forget" not in plain["options"]
 
@@ -169,7 +176,7 @@ def test_a_guest_who_registers_is_shown_by_the_new_name(server: Server) -> None:
     gus.sit(done["id"], 0)
     gus.start(done["id"])
     assert gus.http.delete(f"/api/tables/{done['id']}/seats/0").status_code == 200
-    assert finished(gus, done["id"])["result"]["names"] == ["Gus", "Bruno (bot, medium)"]
+    assert finished(gus, done["id"])["result"]["names"] == ["Gus", "Bruno (bot, Level 4)"]
     live = gus.play_at("muggins-dominoes", seats=2, bots={"1": "random"})
 
     name = f"Gustavo{time.time_ns() % 1_000_000}"
@@ -194,12 +201,12 @@ def test_a_guest_who_registers_is_shown_by_the_new_name(server: Server) -> None:
         assert welcome["table"]["seating"][0]["player"] == name
     table = gus.http.get(f"/api/tables/{done['id']}").json()["table"]
     assert table["seating"][0]["player"] == name
-    assert table["result"]["names"] == [name, "Bruno (bot, medium)"]
+    assert table["result"]["names"] == [name, "Bruno (bot, Level 4)"]
     (game,) = gus.http.get(f"/api/players/{name}").json()["history"]
-    assert game["players"] == [name, "Bruno (bot, medium)"]
+    assert game["players"] == [name, "Bruno (bot, Level 4)"]
     assert [(s["player"], s["bot"]) for s in game["seating"]] == [
-        (name, "greedy"),
-        (None, "greedy"),
+        (name, "4"),  # the stand-in: level 4 (greedy)
+        (None, "4"),
     ]
 
 
@@ -216,3 +223,27 @@ def test_a_page_nobody_has_is_the_sites_404_page_in_a_browser(server: Server) ->
             r = http.get(path, headers=headers)
             assert r.status_code == 404 and r.json()["code"] == "not_found", path
         assert http.get("/api/tables/nope", headers=browser).json()["code"] == "no_table"
+
+
+def test_bot_levels_are_named_by_number(server: Server) -> None:
+    """Issue 30: levels 1 to 8 by number (as text or not), the old names as aliases, a
+    table keeping the number; anything else refused with a 422 that says the choices."""
+    ana = Person(server, "Ana")
+    games = ana.http.get("/api/games").json()
+    assert games["bots"] == ["1", "2", "3", "4", "5", "6", "7", "8"]
+    assert games["bot_default"] == "4"
+    assert games["bot_aliases"] == {"random": "1", "greedy": "4", "expert": "7"}
+    table = ana.create("dominoes", seats=4, bots={"1": "5", "2": 8, "3": "expert"})
+    assert [s["bot"] for s in table["seating"]] == [None, "5", "8", "7"]
+    tid = ana.create("dominoes", seats=2)["id"]
+    r = ana.http.post(f"/api/tables/{tid}/seats/1/bot", json={"level": 6})
+    assert r.status_code == 200 and r.json()["table"]["seating"][1]["bot"] == "6"
+    for bad in (0, 9, "0", "9", "x", "os:system"):
+        refusals = [
+            ana.http.post("/api/tables", json={"game": "dominoes", "bots": {"1": bad}}),
+            ana.http.post(f"/api/tables/{tid}/seats/1/bot", json={"level": bad}),
+            ana.http.post("/api/play-now", json={"game": "dominoes", "level": bad}),
+        ]
+        for r in refusals:
+            assert r.status_code == 422 and r.json()["code"] == "unknown_bot", (bad, r.text)
+            assert "choose 1 to 8, or random, greedy, expert" in r.json()["detail"], r.text

@@ -341,11 +341,11 @@ def test_phone_mus_names_the_mano_and_leads_to_the_scores_and_the_log(
     page = tab.open()
     tab.create_table("mus", "Eva", who=["me", "random", "random", "random"])
     page.wait_for_selector(".mus-table .mus-seat.top .nm")
-    # every opponent's whole name: "Diego (bot, easy)", not "Diego (bot,…"
+    # every opponent's whole name: "Diego (bot, Level 1)", not "Diego (bot,…"
     for seat in page.locator(".mus-seat:not(.bottom)").all():
         name = seat.locator(".plate-name .nm")
         text = name.inner_text().replace("\n", " ")
-        assert re.fullmatch(r"(Alba|Bruno|Chiara|Diego) \(bot, easy\)", text), text
+        assert re.fullmatch(r"(Alba|Bruno|Chiara|Diego) \(bot, Level 1\)", text), text
         assert name.evaluate(
             "e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1"
         ), text

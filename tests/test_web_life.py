@@ -98,7 +98,7 @@ def test_play_now_seats_a_person_at_a_waiting_table(browser: Any, server: Server
     waiting = ana.http.post("/api/play-now", json={"game": "dominoes"}).json()["table"]
     page = tab(browser, server, bea)
     page.goto(f"{server.http}/#/")
-    page.select_option('[data-now-level="muggins-dominoes"]', "random")
+    page.select_option('[data-now-level="muggins-dominoes"]', "1")
     page.click('[data-play-now="muggins-dominoes"]')
     page.wait_for_url(f"**/#/table/{waiting['id']}")
     page.wait_for_selector(".felt .hand")  # seated, and the table full: the game is on
@@ -123,7 +123,7 @@ def test_play_again_is_one_click_at_a_bot_table(browser: Any, server: Server) ->
     table = ana.http.get(f"/api/tables/{new_id}").json()["table"]
     assert table["status"] == "playing" and table["settings"] == {"target": 20}
     assert table["seating"][0]["player_id"] == ana.player["id"]
-    assert table["seating"][1]["bot"] == "greedy"
+    assert table["seating"][1]["bot"] == "4"  # greedy: level 4
     assert not page.errors, page.errors
     page.context.close()
 

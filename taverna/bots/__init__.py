@@ -1,8 +1,9 @@
 """Bots: players that see only their seat's view.
 
-Levels for every game: ``random``, ``greedy`` and ``expert``. A bot is made
-by name (:func:`make_bot`); the opponent styles kept to measure the levels against
-are named ``style:<name>`` (:mod:`taverna.bots.styles`); your own bot class plugs in by import path
+Levels 1 to 8 for every game (:mod:`.levels`; the old names ``random``, ``greedy``
+and ``expert`` are aliases of levels 1, 4 and 7). A bot is made by level
+(:func:`make_bot`); the opponent styles kept to measure the levels against are named
+``style:<name>`` (:mod:`taverna.bots.styles`); your own bot class plugs in by import path
 (``package.module:ClassName``) or by the entry point group
 ``taverna.bots``. What the bots know of each game is its :class:`Strategy`,
 found through the entry point group ``taverna.strategies`` (:mod:`taverna.registry`).
@@ -18,16 +19,20 @@ from ..games.base import State
 from .base import Bot, BotOptionError, UnknownBot
 from .expert import ExpertBot
 from .heuristics import Strategy, register
-from .simple import GreedyBot, RandomBot
+from .levels import ALIASES, TOP, find_level, level_of
+from .levels import LEVELS as _LEVELS
+from .simple import BeginnerBot, GreedyBot, RandomBot
 
-BOTS: dict[str, type[Bot]] = {b.name: b for b in (RandomBot, GreedyBot, ExpertBot)}
-LEVELS = ("random", "greedy", "expert")
+#: the levels by name, weakest first: "1" to "8"
+LEVELS: tuple[str, ...] = tuple(str(n) for n in sorted(_LEVELS))
 
 
 def bot_class(name: str) -> type[Bot]:
-    """A bot class by level name, entry point name, or ``module:Class`` import path."""
-    if name in BOTS:
-        return BOTS[name]
+    """A bot class by level (its number or alias), opponent style (``style:<name>``),
+    entry point name, or ``module:Class`` import path."""
+    level = find_level(name)
+    if level is not None:
+        return level.bot
     if name.startswith("style:"):
         from .styles import style_class  # opponents to measure against (issue 30)
 
@@ -38,8 +43,8 @@ def bot_class(name: str) -> type[Bot]:
             break
     else:
         if ":" not in name:
-            known = ", ".join(sorted(BOTS))
-            raise UnknownBot(f"unknown bot {name!r} (known: {known}; or give module:Class)")
+            known = f"levels 1 to {TOP}, or {', '.join(ALIASES)}"
+            raise UnknownBot(f"unknown bot {name!r} ({known}; or give module:Class)")
         module, _, attr = name.partition(":")
         try:
             cls = getattr(importlib.import_module(module), attr)
@@ -51,15 +56,21 @@ def bot_class(name: str) -> type[Bot]:
 
 
 def make_bot(
-    name: str, game: type[State], seat: int, seed: int | None = None, **options: Any
+    name: str | int, game: type[State], seat: int, seed: int | None = None, **options: Any
 ) -> Bot:
-    """A bot of the named level (or plugged-in class) for one seat of one game."""
-    return bot_class(name)(game, seat, seed, **options)
+    """A bot of the named level (``5``, ``"5"``, ``"expert"``) or plugged-in class for one
+    seat of one game; ``options`` on top of the level's own."""
+    level = find_level(name)
+    if level is not None:
+        return level.make(game, seat, seed, **options)
+    return bot_class(str(name))(game, seat, seed, **options)
 
 
 __all__ = [
-    "BOTS",
+    "ALIASES",
     "LEVELS",
+    "TOP",
+    "BeginnerBot",
     "Bot",
     "BotOptionError",
     "ExpertBot",
@@ -68,6 +79,7 @@ __all__ = [
     "Strategy",
     "UnknownBot",
     "bot_class",
+    "level_of",
     "make_bot",
     "register",
 ]

@@ -53,6 +53,9 @@ class Bot(ABC):
     """Base of every bot. Subclasses set ``name`` and implement :meth:`choose`."""
 
     name: ClassVar[str] = "bot"
+    #: whether a decision is a search that may take up to a second of CPU (the server
+    #: makes those away from its event loop)
+    searches: ClassVar[bool] = False
 
     def __init__(
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
@@ -61,6 +64,9 @@ class Bot(ABC):
         self.seat = seat
         self.rng = random.Random(seed)
         self.options = options
+        #: the club's level this bot plays at (1 to 8, :mod:`.levels`), None for a bot
+        #: made by its class or import path; :func:`~taverna.bots.make_bot` sets it
+        self.level: int | None = None
         #: what a bot keeps between decisions (e.g. a choice made once per Muggins window):
         #: JSON values, or objects with a ``to_json()`` that their owner rebuilds from it,
         #: so that a decision can be made by a bot made again elsewhere (:meth:`remember`)
@@ -73,6 +79,9 @@ class Bot(ABC):
         for key in known.number_options:
             if key in options:
                 self.number_option(key, 0.0)
+        for key, why in known.retired_options.items():
+            if key in options:
+                raise BotOptionError(f"{self.name} bot: {key} is no longer an option: {why}")
         for key, words in known.choice_options.items():
             if key in options and options[key] not in words:
                 raise BotOptionError(
@@ -118,6 +127,12 @@ class Bot(ABC):
         ):
             raise refusal
         return int(number) if whole else number
+
+    @property
+    def label(self) -> str:
+        """The bot's name where a bot is named again (a decision request, a log): its
+        level's number (``"5"``) for a level, else its name."""
+        return str(self.level) if self.level is not None else self.name
 
     def legal(self, view: View) -> list[Action]:
         """The legal actions listed in the view, as action values."""

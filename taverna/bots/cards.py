@@ -2,7 +2,8 @@
 
 Every level claims its own scores and calls Muggins! on a missed one — unless
 it forgets: the bot option ``forget`` is the chance of letting a claim or a
-call slip (defaults: random 0.5, greedy 0.1, expert 0).
+call slip (by level: 0.5 at level 1 down to 0.1 at level 4 and none above;
+docs/bots.md, Levels).
 """
 
 # taverna: compiled (mypyc; taverna/native.py)
@@ -18,7 +19,8 @@ from . import heuristics
 if TYPE_CHECKING:
     from .base import Bot
 
-FORGET: Final = {"random": 0.5, "greedy": 0.1, "expert": 0.0}
+#: the chance of forgetting a claim or a call by bot (a level sets its own: taverna.bots.levels)
+FORGET: Final = {"random": 0.5, "beginner": 0.5, "greedy": 0.1, "expert": 0.0}
 ALL_VALUES: Final = [VALUE[c] for c in range(52)]
 
 
@@ -126,6 +128,30 @@ def greedy(bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
     return best[1]
 
 
+def beginner(bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
+    """A beginner's play: it counts by tens, so it sees a score only when the total
+    makes a multiple of ten or reaches the limit (and claims it); a 15 or a 25 it
+    makes without seeing it, unclaimed. Otherwise it sheds its highest card, never
+    thinking of what the next player can score on the new total."""
+    plays = [a for a in legal if a.type == "play"]
+    if not plays:
+        return next((a for a in legal if a.type == "go"), legal[0])
+    total, limit = int(view["total"]), int(view["limit"])
+
+    def seen(card: int) -> bool:
+        new = total + VALUE[card]
+        return new == limit or new % 10 == 0
+
+    cards = sorted({a.card for a in plays}, key=lambda c: (VALUE[c], c))
+    spotted = [c for c in cards if seen(c)]
+    card = spotted[-1] if spotted else cards[-1]
+    claim = seen(card)
+    return next(
+        (a for a in plays if a.card == card and a.claim == claim),
+        next(a for a in plays if a.card == card),
+    )
+
+
 def rollout(state: Cards, rng: random.Random) -> None:
     """Mostly the best immediate score, sometimes random; always claims."""
     turn = state.turn_seat
@@ -193,6 +219,9 @@ class CardsStrategy(heuristics.Strategy[Cards, CardAction]):
 
     def greedy(self, bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
         return greedy(bot, view, legal)
+
+    def beginner(self, bot: Bot, view: View, legal: list[CardAction]) -> CardAction:
+        return beginner(bot, view, legal)
 
     def optional(self, bot: Bot, view: View, legal: list[CardAction]) -> CardAction | None:
         return optional(bot, view, legal)

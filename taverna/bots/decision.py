@@ -28,8 +28,9 @@ from typing import Any
 
 from ..games import get_game
 from ..games.base import TavernaError, View
-from . import LEVELS, make_bot
-from .base import Bot
+from . import make_bot
+from .base import Bot, UnknownBot
+from .levels import level_of
 
 
 class BadRequest(TavernaError, ValueError):
@@ -43,7 +44,7 @@ def ask(
     draws it from its own generator, so decisions are reproducible from its seed) and
     ``options`` beside the bot's own (the bot's win)."""
     return {
-        "level": bot.name,
+        "level": bot.label,
         "game": bot.game.game,
         "seat": bot.seat,
         "options": {**(options or {}), **bot.options},
@@ -73,11 +74,13 @@ def follow_parent(parent: int, seconds: float = 1.0) -> None:
 
 def decide(request: Mapping[str, Any]) -> dict[str, Any]:
     """Make the bot a request names and let it choose: ``{"action": JSON or None,
-    "memory": JSON}``. Raises :class:`BadRequest` for a malformed request, and the
+    "memory": JSON}``, and ``"capped": true`` when the safety cap stopped its search
+    (taverna.bots.budget). Raises :class:`BadRequest` for a malformed request, and the
     bot's own errors (``BotOptionError``, ``UnknownGame``) as they are."""
-    level = _field(request, "level", str)
-    if level not in LEVELS:
-        raise BadRequest(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    try:
+        level = level_of(_field(request, "level", str))
+    except UnknownBot as e:
+        raise BadRequest(f"level must be a bot level: {e}") from None
     game = get_game(_field(request, "game", str))
     seat = _field(request, "seat", int)
     options = _field(request, "options", dict)
@@ -86,7 +89,13 @@ def decide(request: Mapping[str, Any]) -> dict[str, Any]:
     bot = make_bot(level, game, seat, seed=_field(request, "seed", int), **options)
     bot.recall(_field(request, "memory", dict))
     action = bot.choose(_field(request, "view", dict))
-    return {"action": None if action is None else action.to_json(), "memory": bot.remember()}
+    answer: dict[str, Any] = {
+        "action": None if action is None else action.to_json(),
+        "memory": bot.remember(),
+    }
+    if getattr(bot, "capped", False):
+        answer["capped"] = True
+    return answer
 
 
 def _field(request: Mapping[str, Any], key: str, kind: type[Any]) -> Any:

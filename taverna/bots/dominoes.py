@@ -82,6 +82,28 @@ def greedy(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
     return best[1]
 
 
+#: the chance that a beginner sees that a play scores (else it plays its heaviest tile)
+BEGINNER_SEES: Final = 0.3
+
+
+def beginner(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
+    """A beginner's play: the heaviest tile in hand, to be rid of its pips, without
+    counting the ends — it sees a score now and then (:data:`BEGINNER_SEES`), and then
+    takes the biggest one; it never thinks of what the next player could score."""
+    plays = [a for a in legal if a.type == "play"]
+    if not plays:
+        return legal[0]  # a draw or a pass is then the only move
+    rng = bot.rng
+    if rng.random() < BEGINNER_SEES:
+        counts = [(count_after(view, a)[0], a) for a in plays]
+        scoring = [(c, a) for c, a in counts if c > 0 and c % 5 == 0]
+        if scoring:
+            best = max(c for c, _ in scoring)
+            return rng.choice([a for c, a in scoring if c == best])
+    heaviest = max(sum(TILES[a.tile]) for a in plays)
+    return rng.choice([a for a in plays if sum(TILES[a.tile]) == heaviest])
+
+
 def explain(
     view: View, action: DominoAction, legal: list[DominoAction], events: list[Event] | None
 ) -> dict[str, Any] | None:
@@ -109,6 +131,9 @@ class DominoesStrategy(heuristics.Strategy[Dominoes, DominoAction]):
 
     def greedy(self, bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
         return greedy(bot, view, legal)
+
+    def beginner(self, bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
+        return beginner(bot, view, legal)
 
     def explain(
         self, bot: Bot, view: View, action: DominoAction, events: list[Event] | None

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 from ..games.base import Action, State, View
 from . import heuristics
 from .base import Bot, BotOptionError
+from .budget import SAFETY_SECONDS, SafetyCap
 
 
 class _Node:
@@ -103,10 +103,11 @@ def paired_values(
 
 
 class ExpertBot(Bot):
-    """Determinized search with an iteration and a time budget.
+    """Determinized search with a budget of iterations (taverna.bots.budget).
 
-    Options: ``iterations`` (default 1200; Mus 1500), ``seconds`` (default 0.8,
-    a cap per decision), ``exploration`` (UCB constant, default 0.7; Mus 0.3),
+    Options: ``iterations`` (default 1200; Mus 1500: the budget), ``seconds`` (the
+    wall-clock safety cap of a decision, default 10: a decision that reaches it is
+    logged and counted, :mod:`.budget`), ``exploration`` (UCB constant, default 0.7; Mus 0.3),
     ``paired`` (compare the root's actions on common random numbers instead of
     growing a tree; default on for the games in ``Strategy.paired``: Mus), ``margin``
     (how many standard errors a paired search needs to leave its anchor, default 2),
@@ -115,6 +116,7 @@ class ExpertBot(Bot):
     """
 
     name = "expert"
+    searches = True
 
     def __init__(
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
@@ -123,7 +125,7 @@ class ExpertBot(Bot):
         known = heuristics.strategy(game)
         default_n = known.iterations
         self.iterations = int(self.number_option("iterations", default_n, whole=True, minimum=1))
-        self.seconds = self.number_option("seconds", 0.8, above=0)
+        self.seconds = self.number_option("seconds", SAFETY_SECONDS, above=0)
         paired = options.get("paired", known.paired)
         if not isinstance(paired, bool):
             raise BotOptionError(f"expert bot: paired must be true or false, not {paired!r}")
@@ -138,9 +140,21 @@ class ExpertBot(Bot):
         #: how many samples the last paired search played out (its budget, or fewer when
         #: the anchor was clearly kept: ``settle``)
         self.samples = 0
+        #: the iterations (paired: playouts) the last search made
+        self.done = 0
+        #: the safety cap of the decision under way (None before the first search)
+        self.cap: SafetyCap | None = None
+
+    @property
+    def capped(self) -> bool:
+        """Whether the safety cap stopped the last search (its choice then depends on
+        the machine's speed)."""
+        return self.cap is not None and self.cap.hit
 
     def choose(self, view: View) -> Action | None:
         self.estimates = {}
+        self.cap = None
+        self.done = 0
         legal = self.legal(view)
         optional = heuristics.optional_action(self, view, legal)
         if optional is not None or not legal or not self.must_act(view):
@@ -158,17 +172,20 @@ class ExpertBot(Bot):
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)
         rng = self.rng
-        deadline = time.perf_counter() + self.seconds
+        # the clock only as a safety cap: the budget is the iterations (the Mus sampler's
+        # pool of samples stops at it too)
+        cap = self.cap = SafetyCap(self.seconds, f"{self.label} bot, seat {self.seat}")
         sample = heuristics.playout_sampler(self, view)
         if self.paired:
-            return self._paired(view, legal, sample, deadline)
+            return self._paired(view, legal, sample, cap)
         allowed = set(legal)
         strat = heuristics.strategy(self.game)
         total = self.iterations
         for i in range(total):
             self._iterate(root, sample(), strat)
+            self.done = i + 1
             if i & 15 == 15:
-                if time.perf_counter() > deadline:
+                if cap.reached():
                     break
                 if _decided(root, allowed, total - i - 1):
                     break
@@ -184,7 +201,7 @@ class ExpertBot(Bot):
         return ranked[-1][2] if ranked else rng.choice(legal)
 
     def _paired(
-        self, view: View, legal: list[Action], sample: Callable[[], State], deadline: float
+        self, view: View, legal: list[Action], sample: Callable[[], State], cap: SafetyCap
     ) -> Action:
         """The root's actions compared on common random numbers.
 
@@ -239,7 +256,7 @@ class ExpertBot(Bot):
                 sums[j] += v
             n += 1
             done += len(actions)
-            if time.perf_counter() > deadline:
+            if cap.reached():
                 break
             if anchor >= 0 and n >= 32 and n & 15 == 0 and self.settle > 0:
                 kept = _settled(totals, squares, n, anchor, self.settle)
@@ -247,6 +264,7 @@ class ExpertBot(Bot):
                     break
         self.estimates = {a: sums[j] / n for j, a in enumerate(actions)}
         self.samples = n
+        self.done = done
         if base is None:
             return actions[max(range(len(actions)), key=totals.__getitem__)]
         # each action's paired gain over the anchor, less ``margin`` standard errors: a

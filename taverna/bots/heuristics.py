@@ -49,6 +49,9 @@ class Strategy(Generic[S, A]):
     #: the game's own bot options that take one of a few words (``{"senas": ("read",
     #: "ignore")}``), the first the default; checked when a bot is made
     choice_options: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: options a bot of this game took once and refuses now, each with why and what
+    #: takes its place (the refusal says it)
+    retired_options: ClassVar[dict[str, str]] = {}
     exploration: ClassVar[float] = 0.7
     paired: ClassVar[bool] = False
     margin: ClassVar[float] = 2.0
@@ -64,6 +67,18 @@ class Strategy(Generic[S, A]):
     def greedy(self, bot: Bot, view: View, legal: list[A]) -> A:
         """The best immediate choice (greedy bots, rollouts' anchors)."""
         return bot.rng.choice(legal)
+
+    def budget(self, effort: float) -> dict[str, Any]:
+        """A searching level's budget, ``effort`` times the game's: the options that
+        say it, all counted in work (taverna.bots.budget)."""
+        return {"iterations": max(1, round(self.iterations * effort))}
+
+    def beginner(self, bot: Bot, view: View, legal: list[A]) -> A:
+        """A beginner's choice among the legal actions (optional rights included): the
+        mistakes people make when they start (the lower levels, :mod:`.levels`); by
+        default a random move."""
+        turn = [a for a in legal if a.type not in bot.game.optional_actions]
+        return bot.rng.choice(turn or legal)
 
     def signals(self, bot: Bot, view: View) -> list[str]:
         """The signals (Mus señas) the bot makes now, from those its view allows."""
@@ -197,6 +212,11 @@ def strategy(game: str | type[State[Any]] | State[Any]) -> AnyStrategy:
 
 def greedy(bot: Bot, view: View, legal: list[Action]) -> Action:
     choice: Action = strategy(bot.game).greedy(bot, view, legal)
+    return choice
+
+
+def beginner(bot: Bot, view: View, legal: list[Action]) -> Action:
+    choice: Action = strategy(bot.game).beginner(bot, view, legal)
     return choice
 
 

@@ -1,10 +1,10 @@
 """A hint: the move the strong bot would make from one seat's view, and why.
 
-The hint is the ``expert`` bot (ISMCTS) asked on the seat's view — the same JSON the
-player's page has, never the state — with a small budget (:data:`BUDGET`), so it
-answers in well under a second. Like a bot's decision it is a value made from a
-request in JSON (:func:`taverna.bots.decision.ask`), so the server makes it in a
-process of its own::
+The hint is the bot of level :data:`LEVEL` (the expert, ISMCTS) asked on the seat's
+view — the same JSON the player's page has, never the state — with a budget of its
+own (:data:`BUDGET`), so it answers in well under a second. Like a bot's decision it
+is a value made from a request in JSON (:func:`taverna.bots.decision.ask`), so the
+server makes it in a process of its own::
 
     >>> from taverna.games import get_game
     >>> from taverna.bots.hint import hint, request
@@ -35,34 +35,45 @@ from typing import Any
 from ..games import get_game
 from ..games.base import Action, Event, State, TavernaError, View
 from . import heuristics, make_bot
+from .base import UnknownBot
 from .decision import BadRequest, _field, ask
 from .expert import ExpertBot
+from .levels import ALIASES, level_of
 
-#: the expert's budget for a hint: a wall-clock cap well under a second (the Mus
-#: sampler's pool included), the iterations of a decision at most
-BUDGET: dict[str, Any] = {"seconds": 0.3, "pool_seconds": 0.05}
+#: the level whose bot gives the hints
+LEVEL = ALIASES["expert"]
+#: the hint's budget on top of its level's (and of the server's options for that level):
+#: the iterations of a decision; in Mus a pool of 175 samples, what the 0.05 s cut of
+#: wall time that hints had before kept on an idle machine on average (docs/bots.md,
+#: Budgets) — a count, like every budget: the same hint on any machine; and a safety
+#: cap of 3 s (taverna.bots.budget), which a hint never comes near
+BUDGET: dict[str, Any] = {"pool": 175, "seconds": 3.0}
 
 
 def request(
     game: type[State], seat: int, view: View, seed: int, options: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The request for a hint to ``seat`` on ``view`` (``options`` under the budget)."""
-    bot = make_bot("expert", game, seat, seed=seed, **BUDGET)
-    return ask(bot, view, seed, options)
+    """The request for a hint to ``seat`` on ``view`` (``options``, the server's for the
+    hint's level, under the budget)."""
+    bot = make_bot(LEVEL, game, seat, seed=seed, **{**(options or {}), **BUDGET})
+    return ask(bot, view, seed)
 
 
 def hint(request: Mapping[str, Any]) -> dict[str, Any]:
     """``{"action": JSON or None, "why": {"key": …, …}}`` for a request of
     :func:`request`; raises :class:`BadRequest` for a malformed one."""
-    if _field(request, "level", str) != "expert":
-        raise BadRequest("a hint is the expert's")
+    try:
+        level = level_of(_field(request, "level", str))
+    except UnknownBot as e:
+        raise BadRequest(f"level must be a bot level: {e}") from None
     game = get_game(_field(request, "game", str))
     seat = _field(request, "seat", int)
     options = _field(request, "options", dict)
     seed = _field(request, "seed", int)
     view = _field(request, "view", dict)
-    bot = make_bot("expert", game, seat, seed=seed, **options)
-    assert isinstance(bot, ExpertBot)
+    bot = make_bot(level, game, seat, seed=seed, **options)
+    if not isinstance(bot, ExpertBot):
+        raise BadRequest(f"a hint is a searching level's, not level {level}'s")
     action = bot.choose(view)
     if action is None:
         return {"action": None, "why": {"key": "wait"}}

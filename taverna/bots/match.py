@@ -28,6 +28,8 @@ class Outcome:
     seconds: list[float] = field(default_factory=list)  # per seat
     slowest: list[float] = field(default_factory=list)  # per seat: the longest decision
     cpu: list[float] = field(default_factory=list)  # per seat: processor seconds
+    #: per seat: decisions the wall-clock safety cap stopped (taverna.bots.budget)
+    capped_decisions: list[int] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -38,10 +40,12 @@ def decide(
     asked: list[int] | None = None,
     slowest: list[float] | None = None,
     cpu: list[float] | None = None,
+    capped: list[int] | None = None,
 ) -> Action | None:
     """Ask the acting seats' bots, optional rights first; the first action wins.
     ``timing`` adds each seat's wall-clock seconds, ``cpu`` its processor seconds (this
-    process's: the same on a loaded machine)."""
+    process's: the same on a loaded machine), ``capped`` its decisions stopped by the
+    safety cap."""
     acting = state.to_act
     if not acting:
         return None
@@ -59,6 +63,8 @@ def decide(
             slowest[seat] = spent
         if asked is not None:
             asked[seat] += 1
+        if capped is not None and getattr(bots[seat], "capped", False):
+            capped[seat] += 1
         if action is not None:
             if action.seat != seat:
                 raise IllegalAction(f"bot of seat {seat} answered for seat {action.seat}")
@@ -90,8 +96,9 @@ def play_game(state: State, bots: list[Bot], seed: int = 0, max_hands: int = 200
     seconds = [0.0] * n
     slowest = [0.0] * n
     cpu = [0.0] * n
+    capped = [0] * n
     while not state.over and state.hand_no < max_hands:
-        action = decide(state, bots, seconds, decisions, slowest, cpu)
+        action = decide(state, bots, seconds, decisions, slowest, cpu, capped)
         if action is None:
             break
         state.apply(action)
@@ -107,5 +114,6 @@ def play_game(state: State, bots: list[Bot], seed: int = 0, max_hands: int = 200
         seconds=seconds,
         slowest=slowest,
         cpu=cpu,
+        capped_decisions=capped,
         extra={k: v for k, v in result.items() if k in ("games", "cows")},
     )

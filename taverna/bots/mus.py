@@ -37,7 +37,6 @@ import bisect
 import json
 import math
 import random
-import time
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
 from importlib import resources
@@ -683,6 +682,59 @@ def _match(legal: Sequence[MusAction], code: int, amount: int, cards: tuple[int,
     return legal[0]
 
 
+# ------------------------------------------------------------------ the beginner
+
+#: the king class (threes count as kings) and the ace class (twos count as aces)
+KING: Final = 7
+ACE: Final = 0
+#: how often a beginner accepts an órdago with nothing for the lance (it hates to fold)
+BEGINNER_CALLS: Final = 0.5
+
+
+def _beginner_reads(hand: Sequence[int], lance: int, punto: bool) -> tuple[bool, bool]:
+    """How a beginner reads its hand for ``lance``: (a winner, something in it). It
+    counts kings for Grande and aces for Chica, whatever its position and the rest of
+    its cards; any pair is a winner in Pares, 31 in Juego."""
+    classes = [CARD_CLASS[c] for c in hand]
+    v = hand_value(hand)
+    if lance == GRANDE:
+        return classes.count(KING) >= 2, KING in classes
+    if lance == CHICA:
+        return classes.count(ACE) >= 2, ACE in classes
+    if lance == PARES:
+        return v.pares_kind > 0, v.pares_kind > 0
+    if punto:
+        return v.points >= 28, v.points >= 24
+    return v.points == 31, v.juego > 0
+
+
+def beginner(bot: Any, view: View, legal: list[MusAction]) -> MusAction:
+    """A beginner's Mus: cuts the mus with two kings, 31 or medias; keeps kings and
+    pairs; bets 2 on Grande with two kings (Chica with two aces, Pares with any pair,
+    Juego with 31) and passes otherwise; accepts a bet when it would have made it, and
+    an órdago with anything in the lance or, half the time, with nothing. It never raises,
+    never opens with an órdago, and neither makes nor reads señas."""
+    hand = [card_id(c) for c in view["hand"]]
+    classes = [CARD_CLASS[c] for c in hand]
+    phase = view["phase"]
+    if phase == "mus":
+        v = hand_value(hand)
+        cut = classes.count(KING) >= 2 or v.points == 31 or v.pares_kind >= 2
+        return _match(legal, NO_MUS if cut else MUS, 0, ())
+    if phase == "discard":
+        gone = [c for c in hand if classes.count(CARD_CLASS[c]) < 2 and CARD_CLASS[c] != KING]
+        if not gone:  # nothing it wants to change: the lowest card goes
+            gone = [min(hand, key=lambda c: (CARD_CLASS[c], c))]
+        return _match(legal, DISCARD_CARDS, 0, tuple(gone))
+    winner, something = _beginner_reads(hand, view["lance_slot"], view["punto"])
+    if phase == "speak":
+        return _match(legal, BET if winner else PASS, 2, ())
+    if view["ordago"]:
+        calls = something or bot.rng.random() < BEGINNER_CALLS
+        return _match(legal, ACCEPT if calls else REJECT, 0, ())
+    return _match(legal, ACCEPT if winner else REJECT, 0, ())
+
+
 # ------------------------------------------------------------------ search hooks
 
 
@@ -883,11 +935,11 @@ def likelihood(state: Mus, me: int, params: dict[str, float] = PARAMS) -> float:
     return w
 
 
-#: candidate samples drawn per decision, and the time they may take at most: when the
-#: announcements are rare (three other seats with pares and juego), ``Mus.sample`` rejects
-#: many deals for each one it returns
+#: candidate samples drawn for a betting decision (the option ``pool``): a count, not a
+#: time, so that the decision is the same on any machine. When the announcements are rare
+#: (three other seats with pares and juego) ``Mus.sample`` rejects many deals for each one
+#: it returns; only the decision's safety cap (taverna.bots.budget) stops it sooner
 POOL: Final = 200
-POOL_SECONDS: Final = 0.15
 
 
 def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
@@ -914,11 +966,9 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
         return lambda: sample(view, rng)
     pool: list[Mus] = []
     weights: list[float] = []
-    # a fixed pool (option ``pool``) when asked for: the same samples on any machine
-    size = int(bot.options.get("pool", POOL))
-    timed = "pool" not in bot.options
-    stop = time.perf_counter() + float(bot.options.get("pool_seconds", POOL_SECONDS))
-    while len(pool) < size and (not timed or len(pool) < 8 or time.perf_counter() < stop):
+    size = max(1, int(bot.options.get("pool", POOL)))
+    cap = getattr(bot, "cap", None)  # a search's safety cap (a review has none)
+    while len(pool) < size and (cap is None or len(pool) < 8 or not cap.reached()):
         s = sample(view, rng)
         assert isinstance(s, Mus)
         pool.append(s)
@@ -982,7 +1032,11 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
 
     game = "mus"
-    number_options = (*PARAMS, "pool_seconds", "pool")
+    number_options = (*PARAMS, "pool")
+    retired_options: ClassVar[dict[str, str]] = {
+        "pool_seconds": "the pool of samples is a count (pool, default 200) and only the "
+        "safety cap (seconds) looks at the clock (docs/bots.md, Budgets)"
+    }
     #: ``senas``: ``read`` the señas seen (the greedy policy's estimates, the expert's
     #: samples) or ``ignore`` them (both make theirs): to measure what reading is worth
     choice_options: ClassVar[dict[str, tuple[str, ...]]] = {"senas": ("read", "ignore")}
@@ -997,6 +1051,13 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
 
     def greedy(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction:
         return greedy(bot, view, legal)
+
+    def beginner(self, bot: Bot, view: View, legal: list[MusAction]) -> MusAction:
+        return beginner(bot, view, legal)
+
+    def budget(self, effort: float) -> dict[str, Any]:
+        # the pool of samples grows with the playouts: both are the search's work
+        return {**super().budget(effort), "pool": max(8, round(POOL * effort))}
 
     def signals(self, bot: Bot, view: View) -> list[str]:
         # RULES.md §3 Señas: every seña the hand allows, as soon as it may be made

@@ -45,6 +45,11 @@ from ..games.record import Record, parse_record
 from . import heuristics, make_bot
 from .decision import BadRequest, _field, follow_parent
 from .expert import paired_gain, paired_values
+from .levels import ALIASES
+
+#: the level whose bot reviews (its samples: Mus's pool of them, a count); the review's
+#: budget is its samples a decision (``Strategy.review_samples``), never the clock
+LEVEL = ALIASES["expert"]
 
 #: how many standard errors of the paired difference another action must beat the
 #: player's by to count as better (the expert's ``margin``: no mistake made of noise)
@@ -137,7 +142,7 @@ def estimate(request: Mapping[str, Any]) -> dict[str, Any]:
     seed = _field(request, "seed", int)
     if view.get("seat") != seat:
         raise BadRequest("the view is not the seat's")
-    bot = make_bot("expert", game, seat, seed=seed)
+    bot = make_bot(LEVEL, game, seat, seed=seed)
     try:
         played = game.parse_action(_field(request, "action", dict), view["seats"])
     except Exception as e:  # the game's own message: a malformed action

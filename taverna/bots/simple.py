@@ -1,4 +1,5 @@
-"""The two simple levels: ``random`` and ``greedy``."""
+"""The bots that do not search: a uniformly random player, the beginner (levels 1 to
+3) and greedy (level 4)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from .base import Bot
 
 
 class RandomBot(Bot):
-    """Plays a uniformly random legal action; never makes an optional call."""
+    """Plays a uniformly random legal action; never makes an optional call (no level:
+    made by its import path, ``taverna.bots.simple:RandomBot``; the name ``random``
+    is level 1's)."""
 
     name = "random"
 
@@ -20,6 +23,35 @@ class RandomBot(Bot):
         if optional is not None or not legal or not self.must_act(view):
             return optional
         return self.rng.choice(heuristics.turn_actions(self, legal))
+
+
+class BeginnerBot(Bot):
+    """A beginner: the mistakes people make when they start (each game's
+    :meth:`Strategy.beginner`), at a rate (option ``mistakes``, default 1: always);
+    its other decisions are greedy's. Makes no signals (Mus señas)."""
+
+    name = "beginner"
+
+    def __init__(
+        self, game: type[State], seat: int, seed: int | None = None, **options: Any
+    ) -> None:
+        super().__init__(game, seat, seed, **options)
+        self.mistakes = self.number_option("mistakes", 1.0, minimum=0.0, maximum=1.0)
+
+    def choose(self, view: View) -> Action | None:
+        legal = self.legal(view)
+        optional = heuristics.optional_action(self, view, legal)
+        if optional is not None or not legal or not self.must_act(view):
+            return optional
+        turn = heuristics.turn_actions(self, legal)
+        if len(turn) == 1:
+            return turn[0]
+        # one draw a decision, whichever way it goes: the same seed, the same game
+        if self.rng.random() < self.mistakes:
+            action = heuristics.beginner(self, view, legal)
+        else:
+            action = heuristics.greedy(self, view, turn)
+        return heuristics.slip(self, view, legal, action)
 
 
 class GreedyBot(Bot):

@@ -121,7 +121,7 @@ class TerminalGame:
         self.narrate = drawn.narrate
         self.typed = drawn.typed
         self.names = [
-            "You" if s == human else f"Seat {s} ({bots[s].name})" for s in range(state.seats)
+            "You" if s == human else f"Seat {s} ({_said(bots[s])})" for s in range(state.seats)
         ]
 
     def tell(self, events: list[Event]) -> None:
@@ -218,7 +218,7 @@ def main(args: Any) -> int:
     except Exception as e:
         print(f"taverna play: {e.args[0] if e.args else e}", file=sys.stderr)
         return 2
-    levels = [x.strip() for x in (args.bots or "greedy").split(",")]
+    levels = [x.strip() for x in (args.bots or "4").split(",")]
     human = args.seat
     if not 0 <= human < seats:
         print(f"taverna play: --seat must be 0..{seats - 1}", file=sys.stderr)
@@ -226,7 +226,7 @@ def main(args: Any) -> int:
     if not all(levels):
         print(
             f"taverna play: --bots {args.bots!r} has an empty level: "
-            "write levels separated by commas, e.g. greedy,expert",
+            "write levels separated by commas, e.g. 4,7",
             file=sys.stderr,
         )
         return 2
@@ -253,3 +253,8 @@ def main(args: Any) -> int:
     except (KeyboardInterrupt, EOFError):
         print("\nGoodbye.")
         return 0
+
+
+def _said(bot: Bot) -> str:
+    """A bot as the terminal names it: its level (``level 4``), else its name."""
+    return f"level {bot.level}" if bot.level is not None else bot.name

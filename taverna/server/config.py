@@ -13,13 +13,14 @@ def _env(name: str, default: str) -> str:
 
 
 def _bot_options() -> dict[str, dict[str, Any]]:
-    """``TAVERNA_BOT_OPTIONS``: a JSON object of bot options by level (ValueError if not)."""
+    """``TAVERNA_BOT_OPTIONS``: a JSON object of bot options by level, a number or an
+    alias (ValueError if not; ``taverna serve`` checks the levels and options)."""
     text = _env("BOT_OPTIONS", "").strip()
     options = json.loads(text) if text else {}
     if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
         raise ValueError(
             "TAVERNA_BOT_OPTIONS must be a JSON object of options by level, e.g. "
-            '{"expert": {"seconds": 0.5}}'
+            '{"8": {"iterations": 3000}}'
         )
     return options
 
@@ -38,7 +39,7 @@ class Config:
     #: the largest WebSocket message a client may send, in bytes
     max_message: int = field(default_factory=lambda: int(_env("MAX_MESSAGE", "8192")))
     #: the level of the bot that moves for a seat whose timer ran out or that was left
-    stand_in_bot: str = field(default_factory=lambda: _env("STAND_IN_BOT", "greedy"))
+    stand_in_bot: str = field(default_factory=lambda: _env("STAND_IN_BOT", "4"))
     #: cookies only over HTTPS (set behind TLS)
     secure_cookies: bool = field(default_factory=lambda: _env("SECURE_COOKIES", "0") == "1")
     #: the header a trusted reverse proxy sets to the client's address (e.g. X-Forwarded-For);
@@ -107,8 +108,9 @@ class Config:
     redis_url: str | None = field(default_factory=lambda: _env("REDIS_URL", "") or None)
     #: seconds a node waits for a bot worker's answer before it thinks itself
     bot_deadline: float = field(default_factory=lambda: float(_env("BOT_DEADLINE", "5")))
-    #: options of the bots that think away from the event loop (the strong one), by level,
-    #: e.g. {"expert": {"seconds": 0.5}}: a decision request carries them to the worker
+    #: options of the tables' bots by level (1 to 8, or an alias: random, greedy, expert),
+    #: e.g. {"8": {"iterations": 3000}}: each bot is made with them, and a decision
+    #: request carries them to the worker
     bot_options: dict[str, dict[str, Any]] = field(default_factory=_bot_options)
     #: seconds between two hints to one connection (each is a strong bot's search)
     hint_every: float = field(default_factory=lambda: float(_env("HINT_EVERY", "3")))

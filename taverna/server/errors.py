@@ -22,6 +22,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from ..bots import ALIASES, LEVELS
+from ..bots.base import UnknownBot
+from ..bots.levels import level_of
 from ..games import UnknownGame, get_game
 from ..games.base import State
 from .text import TextProblem
@@ -161,3 +164,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         503: "the club's database does not answer: try again in a moment",
     }.items()
 }
+
+
+def bot_level(level: str | int) -> str:
+    """The level a request names (``5``, ``"5"``, ``"expert"``), as a table keeps it: its
+    number (``"7"``). Refused (422) for anything else: only our own levels, so that a
+    remote user never makes the server import a module."""
+    try:
+        return str(level_of(level))
+    except UnknownBot:
+        choose = f"choose {LEVELS[0]} to {LEVELS[-1]}, or {', '.join(ALIASES)}"
+        raise Refused(
+            422, "unknown_bot", f"unknown bot level {level!r} ({choose})", level=str(level)
+        ) from None

@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ..bots import LEVELS
+from ..bots import ALIASES, LEVELS
+from ..bots.levels import DEFAULT
 from ..games import GAMES, SettingsError, short_names
 from ..games.base import State
 from ..store.repo import Conflict, NotFound, TableInfo
@@ -35,9 +36,10 @@ class TableIn(BaseModel):
     chat: bool = Field(
         default=True, description="people may chat at the table (the host may switch it)"
     )
-    bots: dict[int, str] = Field(
+    bots: dict[int, str | int] = Field(
         default_factory=dict,
-        description="seat -> bot level: random, greedy or expert (easy, medium, strong on the web)",
+        description="seat -> bot level: 1 (a beginner) to 8 (the strongest), as a number or "
+        "text; random, greedy and expert name levels 1, 4 and 7",
     )
     hints: bool = Field(
         default=False,
@@ -93,9 +95,10 @@ TABLE_LIMITS = _limits(TableIn, "turn_seconds", "muggins_wait", "stake", "bot_fo
 
 
 class BotIn(BaseModel):
-    level: str = Field(
-        default="greedy",
-        description="random, greedy or expert (the web's easy, medium and strong)",
+    level: str | int = Field(
+        default=str(DEFAULT),
+        description="1 (a beginner) to 8 (the strongest), as a number or text; random, "
+        "greedy and expert name levels 1, 4 and 7",
     )
 
 
@@ -110,7 +113,11 @@ async def list_games(request: Request) -> dict[str, Any]:
     ]
     return {
         "games": out,
+        # the bot levels, weakest first, the one a seat gets by default, and the names
+        # the levels had before they were numbered (a table stored then still says them)
         "bots": list(LEVELS),
+        "bot_default": str(DEFAULT),
+        "bot_aliases": {name: str(n) for name, n in ALIASES.items()},
         "table_defaults": DEFAULT_OPTIONS,
         "table_limits": TABLE_LIMITS,
         # how often the web client pings its sockets, and how long it waits for the pong
@@ -134,16 +141,17 @@ async def create_table(body: TableIn, request: Request, player: Player) -> dict[
     cls = errors.game_named(body.game, status=422)
     seats = body.seats if body.seats is not None else cls.default_seats
     settings = table_settings(cls, seats, body.settings)
+    bots: dict[int, str] = {}
     for seat, level in body.bots.items():
         if not 0 <= seat < seats:
             raise Refused(422, "invalid", f"bots: there is no seat {seat} at a {seats}-seat table")
-        _check_level(level)
+        bots[seat] = errors.bot_level(level)
     options = {
         "turn_seconds": body.turn_seconds,
         "muggins_wait": body.muggins_wait,
         "public": body.public,
         "chat": body.chat,
-        **accounts.official_options(body.official, body.stake, body.bots, player),
+        **accounts.official_options(body.official, body.stake, bots, player),
     }
     if body.bot_forget is not None:
         options["bot_forget"] = body.bot_forget
@@ -153,7 +161,7 @@ async def create_table(body: TableIn, request: Request, player: Player) -> dict[
         options["hints"] = True
     store = store_of(request)
     table = await store.create_table(cls.game, seats, settings, options, player)
-    for seat, level in sorted(body.bots.items()):
+    for seat, level in sorted(bots.items()):
         table = await store.set_seat(table.id, seat, bot=level)
     hub_of(request).lobby_changed()
     return {"table": table.public()}
@@ -203,13 +211,13 @@ async def leave_seat(
 async def add_bot(
     table_id: str, seat: SeatNumber, body: BotIn, request: Request, player: Player
 ) -> dict[str, Any]:
-    _check_level(body.level)
+    level = errors.bot_level(body.level)
     store = store_of(request)
     table = await store.table(table_id)
     accounts.refuse_bots_at_official(table)
     if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
         raise Refused(403, "not_host", "only the host or a seated player may add bots")
-    table = await store.set_seat(table_id, seat, bot=body.level)
+    table = await store.set_seat(table_id, seat, bot=level)
     await _table_changed(request, table)
     return {"table": table.public()}
 
@@ -234,11 +242,3 @@ async def start_table(table_id: str, request: Request, player: Player) -> dict[s
 
 async def _table_changed(request: Request, table: TableInfo) -> None:
     hub_of(request).table_changed(table)
-
-
-def _check_level(level: str) -> None:
-    # only our own levels: a remote user must never make the server import a module
-    if level not in LEVELS:
-        raise Refused(
-            422, "unknown_bot", f"unknown bot level {level!r} (choose {', '.join(LEVELS)})"
-        )

@@ -5,9 +5,9 @@ A line about a table carries the table (and the seat, when one is concerned) as
 fields, never only in its words: :class:`TableLog` puts them there, and each format
 shows them its own way::
 
-    2025-05-01 10:00:00,123 INFO taverna.rooms: table 6f1c seat 1: left, the greedy bot plays it
+    2025-05-01 10:00:00,123 INFO taverna.rooms: table 6f1c seat 1: left, the level 4 bot plays it
     {"time": "2025-05-01T10:00:00.123Z", "level": "INFO", "logger": "taverna.rooms",
-     "message": "left, the greedy bot plays it", "node": "main", "table": "6f1c", "seat": 1}
+     "message": "left, the level 4 bot plays it", "node": "main", "table": "6f1c", "seat": 1}
 
 Every JSON line has ``time`` (UTC), ``level``, ``logger``, ``message`` and ``node``;
 ``exception`` when there is a traceback; uvicorn's access lines (``--access-log``) add

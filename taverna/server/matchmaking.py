@@ -23,7 +23,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ..bots import LEVELS
+from ..bots.levels import DEFAULT
 from ..store.repo import Conflict, NotFound, TableInfo
 from . import accounts, errors
 from .deps import Player, config_of, hub_of, store_of
@@ -78,20 +78,18 @@ async def play_again(table_id: str, request: Request, player: Player) -> dict[st
 
 class PlayNowIn(BaseModel):
     game: str = Field(description="the game's record name or alias")
-    level: str = Field(
-        default="greedy",
-        description="the bots that take the empty seats of a new table after the wait: "
-        "random, greedy or expert (easy, medium, strong on the web)",
+    level: str | int = Field(
+        default=str(DEFAULT),
+        description="the level of the bots that take the empty seats of a new table after "
+        "the wait: 1 (a beginner) to 8 (the strongest); random, greedy and expert name "
+        "levels 1, 4 and 7",
     )
 
 
 @router.post("/api/play-now", tags=["lobby"], summary="Play now: a seat at a game, at once")
 async def play_now(body: PlayNowIn, request: Request, player: Player) -> dict[str, Any]:
     cls = errors.game_named(body.game, status=422)
-    if body.level not in LEVELS:
-        raise Refused(
-            422, "unknown_bot", f"unknown bot level {body.level!r} (choose {', '.join(LEVELS)})"
-        )
+    level = errors.bot_level(body.level)
     store, hub, config = store_of(request), hub_of(request), config_of(request)
     waiting = await store.tables(("open",), cls.game)
     for table in sorted(waiting, key=lambda t: t.created_at):
@@ -114,7 +112,7 @@ async def play_now(body: PlayNowIn, request: Request, player: Player) -> dict[st
         "turn_seconds": 30,
         "muggins_wait": 3,
         "public": True,
-        "play_now": {"level": body.level, "fill_at": time.time() + config.play_now_wait},
+        "play_now": {"level": level, "fill_at": time.time() + config.play_now_wait},
     }
     table = await store.create_table(cls.game, cls.default_seats, settings, options, player)
     table = await store.set_seat(table.id, 0, player=player)
@@ -235,7 +233,7 @@ async def fill_due_tables(hub: RoomHub, now: float | None = None) -> int:
             continue
         table = await hub.store.table(table_id)
         if float(wanted.get("fill_at", 0)) <= now:
-            level = str(wanted.get("level", "greedy"))
+            level = str(wanted.get("level", DEFAULT))
             for seat in [s.seat for s in table.seats if s.empty]:
                 with contextlib.suppress(Conflict, NotFound):
                     table = await hub.store.set_seat(table.id, seat, bot=level)

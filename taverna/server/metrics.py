@@ -104,9 +104,15 @@ class Metrics:
         )
         self.bot_think_seconds = Histogram(
             "taverna_bot_think_seconds",
-            "A bot's decision, by level (a worker process's included)",
+            "A bot's decision, by level (1 to 8; a worker process's included)",
             ["level"],
             buckets=THINK_BUCKETS,
+            registry=r,
+        )
+        self.bot_capped = Counter(
+            "taverna_bot_capped",
+            "Bots' decisions that the wall-clock safety cap stopped before their budget "
+            "was spent (their choice then depends on the machine: docs/bots.md, Budgets)",
             registry=r,
         )
         requests = Counter(

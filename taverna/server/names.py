@@ -1,17 +1,16 @@
 """Names: what a seat is called where the server writes names down (results,
 histories), and what a name looks like (its skeleton, to find look-alikes).
 
-The tables call a bot by a name of its seat and its level in words, so that
-four bots can be told apart: "Bruno (bot, medium)". The web client says the
-same in the page's language (``js/ui.js`` ``botName``, ``lang/*.json``
-``seat.bot`` and ``bot.*``); the server's English is for API clients and
-stored results.
+The tables call a bot by a name of its seat and its level, so that four bots
+can be told apart: "Bruno (bot, Level 4)". The web client says the same in the
+page's language (``js/ui.js`` ``botName``, ``lang/*.json`` ``seat.bot`` and
+``bot.level``); the server's English is for API clients and stored results.
 
-The levels are the library's bots (``taverna.bots.LEVELS``) under the words
-people see (docs/bots.md):
+The levels are the library's (``taverna.bots.levels``, 1 to 8); a seat stored
+with the name a level had before levels were numbered is called by its number:
 
->>> bot_name(1, "greedy")
-'Bruno (bot, medium)'
+>>> bot_name(1, "4"), bot_name(1, "greedy")
+('Bruno (bot, Level 4)', 'Bruno (bot, Level 4)')
 """
 
 from __future__ import annotations
@@ -21,18 +20,21 @@ import hashlib
 import unicodedata
 from importlib import resources
 
+from ..bots.base import UnknownBot
+from ..bots.levels import level_of
 from ..store.repo import SeatInfo
 
 #: one name per seat (seat 4 would be Alba again)
 BOT_NAMES = ("Alba", "Bruno", "Chiara", "Diego")
 
-#: the library's level -> the word the tables use
-LEVEL_WORDS = {"random": "easy", "greedy": "medium", "expert": "strong"}
-
 
 def bot_name(seat: int, level: str) -> str:
-    """A bot as the tables show it (a level of one's own keeps its own name)."""
-    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot, {LEVEL_WORDS.get(level, level)})"
+    """A bot as the tables show it (a bot that is no level keeps its own name)."""
+    try:
+        said = f"Level {level_of(level)}"
+    except UnknownBot:
+        said = level
+    return f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot, {said})"
 
 
 def seat_name(seat: SeatInfo) -> str:

@@ -25,8 +25,10 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..bots.decision import ask, decide
+from ..bots.hint import LEVEL as HINT_LEVEL
 from ..bots.hint import hint as bot_hint
 from ..bots.hint import request as hint_request
+from ..bots.levels import level_of, options_for
 from ..games import get_game
 from ..games.base import (
     Dealer,
@@ -267,9 +269,15 @@ class Room:
         extra = {} if forget is None else {"forget": float(forget)}
         for s in self.table.seats:
             if s.bot:
-                self.bots[s.seat] = make_bot(
-                    s.bot, self.cls, s.seat, seed=self.rng.randrange(1 << 30), **extra
-                )
+                self.bots[s.seat] = self._new_bot(s.bot, s.seat, **extra)
+
+    def _new_bot(self, level: str, seat: int, **extra: Any) -> Bot:
+        """A bot of ``level`` (a number, or a name it had before: ``greedy``) for ``seat``,
+        with the server's options for its level (``TAVERNA_BOT_OPTIONS``) and ``extra``
+        on top, seeded from the table's generator."""
+        options = options_for(self.config.bot_options, level_of(level))
+        seed = self.rng.randrange(1 << 30)
+        return make_bot(level, self.cls, seat, seed=seed, **{**options, **extra})
 
     async def start(self) -> None:
         """Deal the first hand: the table goes from open to playing, its deal stored."""
@@ -474,7 +482,7 @@ class Room:
         info = self.table.seats[seat]
         if info.replaced or info.bot:
             return
-        level = self.config.stand_in_bot
+        level = stand_in_level(self.config)
         await self.store.set_seat(
             self.table.id,
             seat,
@@ -491,14 +499,14 @@ class Room:
         info.replaced = True
         info.left = reason == "left"
         self.away.pop(seat, None)
-        self.bots[seat] = make_bot(level, self.cls, seat, seed=self.rng.randrange(1 << 30))
+        self.bots[seat] = self._new_bot(level, seat)
         if self.table.options.get("official") or reason == "left":
             # the seat is the bot's now: its player's open connections only watch
             for c in self.conns:
                 if c.seat == seat:
                     c.seat = None
                     c.send(self._welcome(c, None))
-        self.log.info("%s, the %s bot plays it", reason, level, seat=seat)
+        self.log.info("%s, the level %s bot plays it", reason, level, seat=seat)
         self._broadcast_table()
         self._send_presence()
         self.chat.replaced(seat, reason)
@@ -681,7 +689,7 @@ class Room:
             result = await self._store_end(trial) if trial.over else None
             if source == "timeout":
                 # said as such: time ran out, and a stand-in bot played for the seat
-                marker = {"type": "timeout", "seat": seat, "bot": self.config.stand_in_bot}
+                marker = {"type": "timeout", "seat": seat, "bot": stand_in_level(self.config)}
                 events = [marker, *events]
             self.state = trial  # no await between this and the publish
             self.stored_deals = trial.deals_used
@@ -925,11 +933,9 @@ class Room:
         timed_out = self.deadline is not None and time.time() >= self.deadline - 0.01
         if turn is not None and turn not in self.bots and timed_out:
             arrived = time.perf_counter()
-            stand_in = make_bot(
-                self.config.stand_in_bot, self.cls, turn, seed=self.rng.randrange(1 << 30)
-            )
+            stand_in = self._new_bot(self.config.stand_in_bot, turn)
             chosen = stand_in.choose(self._view(turn))
-            self.hub.metrics.thought(stand_in.name, time.perf_counter() - arrived)
+            self.hub.metrics.thought(stand_in.label, time.perf_counter() - arrived)
             if chosen is not None:
                 await self.submit(turn, chosen.to_json(), source="timeout", arrived=arrived)
                 return
@@ -973,15 +979,17 @@ DATABASE_PROBE = 0.5
 #: how often a start or a leave follows a table that moved to another node meanwhile
 MOVED_TRIES = 5
 
-#: bots cheap enough to decide on the event loop; others think in a bot worker or a
-#: process of the node's own
-INLINE_BOTS = frozenset({"random", "greedy"})
-
 
 def _think(bot: Bot, view: dict[str, Any]) -> tuple[dict[str, Any] | None, Bot]:
     """A cheap bot's decision, on the event loop."""
     action = bot.choose(view)
     return (None if action is None else action.to_json()), bot
+
+
+def stand_in_level(config: Config) -> str:
+    """The level of the bot that stands in for a person, as a table keeps it: its number
+    (``TAVERNA_STAND_IN_BOT`` may name it by an alias: ``greedy``)."""
+    return str(level_of(config.stand_in_bot))
 
 
 class RoomHub:
@@ -1456,14 +1464,16 @@ class RoomHub:
         second of CPU, which must not stall every other table."""
         started = time.perf_counter()
         view = room._view(seat)
-        if bot.name in INLINE_BOTS:
+        # a bot that does not search is cheap enough to decide on the event loop; a
+        # search thinks in a bot worker or a process of the node's own
+        if not bot.searches:
             decision = _think(bot, view)
-            self.metrics.thought(bot.name, time.perf_counter() - started)
+            self.metrics.thought(bot.label, time.perf_counter() - started)
             return decision
         # a seed per decision from the table's generator: the decision is the same
         # wherever it is made
         seed = room.rng.randrange(1 << 30)
-        request = ask(bot, view, seed, self.config.bot_options.get(bot.name))
+        request = ask(bot, view, seed)  # the server's options are the bot's own already
         answer, why = None, "no_redis"
         if self.bot_queue is not None:
             answer, why = await self.bot_queue.ask(request, room.table.id, room.seq)
@@ -1471,11 +1481,13 @@ class RoomHub:
             self.metrics.bot_local[why].inc()
             answer = await self.thinkers.decide(decide, request)
         # the time a table waited for its bot: the queue for a worker included
-        self.metrics.thought(bot.name, time.perf_counter() - started)
+        self.metrics.thought(bot.label, time.perf_counter() - started)
+        if answer.get("capped"):
+            self.metrics.bot_capped.inc()  # logged where it was decided (taverna.bots)
         # the bot as it is after the decision, made afresh as a worker makes it (its
         # level, seat and options, the decision's seed, the memory it answered): the
         # room keeps it only if it takes the decision
-        after = make_bot(bot.name, bot.game, bot.seat, seed=seed, **bot.options)
+        after = make_bot(bot.label, bot.game, bot.seat, seed=seed, **bot.options)
         after.recall(answer["memory"])
         return answer["action"], after
 
@@ -1491,7 +1503,8 @@ class RoomHub:
         # a seed of its own: a hint takes nothing from the table's generator, whose
         # draws make its bots' decisions
         seed = random.randrange(1 << 30)
-        request = hint_request(room.cls, seat, view, seed, self.config.bot_options.get("expert"))
+        options = options_for(self.config.bot_options, HINT_LEVEL)
+        request = hint_request(room.cls, seat, view, seed, options)
         return self.thinkers.hint(bot_hint, request, wanted)
 
     def tables_live(self) -> int:

@@ -21,8 +21,9 @@ Hints wait in a bounded queue: when it is full a hint is refused at once
 closed, its table moved on: the ``wanted`` its asker gave) is dropped without being
 computed. A job already running is not interrupted: a process cannot be stopped
 cheaply in the middle of a search, so a hint that became useless while it ran still
-costs its budget (0.3 s of one core, at the low priority), and its answer is not
-sent; a review's decision under way costs about a strong bot's decision.
+costs its budget (a few hundredths of a second of one core, 3 s at most by its safety
+cap, at the low priority), and its answer is not sent; a review's decision under way
+costs about a strong bot's decision.
 
 :class:`ThinkingLimits` is what one account and one client address may ask for, across
 all their sockets and sessions: hints, and reviews counting as several.

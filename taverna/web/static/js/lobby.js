@@ -7,7 +7,7 @@ import { Reconnecting } from './socket.js';
 import { html, setMarkup } from './html.js';
 import { board, clubInfo, gameFacts, gameNames, sides } from './games.js';
 import { checkField, checkNumbers, numberField, numberSpecs as gameNumbers, readSettings, settingFields } from './settings.js';
-import { botName, gameTitle, officialBadge, plainName, settingsSummary, sideName, toast, copyText, when } from './ui.js';
+import { botName, defaultLevel, gameTitle, levelName, levelOptions, officialBadge, plainName, settingsSummary, sideName, toast, copyText, when } from './ui.js';
 
 /** How often a practice table's bots forget a score (a claim, a Muggins! call): about one
  * in three, so that a Muggins! comes now and then and is worth watching for. */
@@ -57,9 +57,7 @@ export function mount(app) {
                 ${session.player?.registered ? html`<button class="btn ghost" data-play-ranked="${g}" data-key="ranked-${g}" title="${t('lobby.play_ranked_hint')}">${t('lobby.play_ranked')}</button>` : ''}
               </div>
               <p class="play-now-level"><label for="now-level-${g}">${t('lobby.play_now_level')}</label>
-                <select id="now-level-${g}" data-now-level="${g}">${['random', 'greedy', 'expert'].map(
-                  (b) => html`<option value="${b}"${b === 'greedy' ? html` selected` : ''}>${t(`bot.${b}`)}</option>`,
-                )}</select></p>
+                <select id="now-level-${g}" data-now-level="${g}">${levelOptions()}</select></p>
             </div>
           </article>`,
         )}
@@ -101,7 +99,7 @@ export function mount(app) {
    * free seats go to bots of the chosen level after a short wait (the server decides). */
   async function playNow(game) {
     if (!(await ensureSession())) return;
-    const level = app.querySelector(`[data-now-level="${game}"]`)?.value || 'greedy';
+    const level = app.querySelector(`[data-now-level="${game}"]`)?.value || defaultLevel();
     try {
       const r = await api('POST', '/api/play-now', { game, level });
       location.hash = `#/table/${r.table.id}`;
@@ -312,7 +310,7 @@ function createDialog(info, game) {
   };
   const isBot = (w) => w !== 'me' && w !== 'open';
   /** A new seat's default: a bot at a casual table, an open seat at an official one. */
-  const fresh = () => (form.official ? 'open' : 'greedy');
+  const fresh = () => (form.official ? 'open' : defaultLevel());
   const gameInfoOf = (g) => gameFacts(g);
   /** A game with rights that are not turns (claims, calls): the table waits for people
    * to use them before bots move, and practice bots may forget theirs. */
@@ -375,7 +373,7 @@ function createDialog(info, game) {
         const opts = [
           ['me', t('create.me')],
           ['open', t('create.open_seat')],
-          ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: t(`bot.${b}`) })])),
+          ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: levelName(b) })])),
         ];
         const n = sides(form.game);
         return html`<label class="field seat-field"><span>${t('seat.n', { n: i + 1 })}${
@@ -463,7 +461,7 @@ function createDialog(info, game) {
       form.settings = next;
       const hadMe = form.who.includes('me');
       form.who = Array.from({ length: n }, (_, i) => form.who[i] || fresh());
-      if (form.casualWho) form.casualWho = Array.from({ length: n }, (_, i) => form.casualWho[i] || 'greedy');
+      if (form.casualWho) form.casualWho = Array.from({ length: n }, (_, i) => form.casualWho[i] || defaultLevel());
       if (hadMe && !form.who.includes('me')) form.who[0] = 'me'; // your seat went: sit at the first
       render();
       dialog.querySelector('select[name=seats]').focus();

@@ -17,6 +17,7 @@ import {
   focusFirst,
   gameTitle,
   keepFocus,
+  levelOptions,
   placeToast,
   plainName,
   scoreList,
@@ -494,8 +495,7 @@ export function mount(app, tableId) {
           if (!x.official && (canBot || !seated)) {
             actions.push(html`<span class="add-bot">
               <label class="sr-only" for="bot-level-${s.seat}">${t('table.bot_level')}</label>
-              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${['random', 'greedy', 'expert']
-                .map((b) => html`<option value="${b}"${b === 'greedy' ? html` selected` : ''}>${t(`bot.${b}`)}</option>`)}</select>
+              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${levelOptions()}</select>
               <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${t('table.add_bot')}</button></span>`);
           }
         } else {

@@ -2,7 +2,7 @@
 
 import { html } from './html.js';
 import { has, language, num, t, tn } from './i18n.js';
-import { board, sides } from './games.js';
+import { board, clubInfo, sides } from './games.js';
 import { officialMark } from './svg.js';
 
 let toastTimer = null;
@@ -144,7 +144,35 @@ export function thing(drawn, label) {
 export const BOT_NAMES = ['Alba', 'Bruno', 'Chiara', 'Diego'];
 
 export function botName(seat, level) {
-  return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: t(`bot.${level}`) });
+  return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: levelName(level) });
+}
+
+/** The bot levels, weakest first ("1" to "8"), as GET /api/games lists them. */
+export function botLevels() {
+  return clubInfo()?.bots ?? ['1', '2', '3', '4', '5', '6', '7', '8'];
+}
+
+/** The level a new bot seat gets unless one is chosen. */
+export function defaultLevel() {
+  return clubInfo()?.bot_default ?? '4';
+}
+
+/** A level by its number: a table stored before the levels had numbers names its bots
+ * by the old names (greedy), which the server lists as aliases. */
+export function levelOf(level) {
+  return clubInfo()?.bot_aliases?.[level] ?? String(level);
+}
+
+/** "Level 5", in the page's language. */
+export function levelName(level) {
+  return t('bot.level', { n: levelOf(level) });
+}
+
+/** The options of a select of bot levels (markup), `selected` chosen. */
+export function levelOptions(selected = defaultLevel()) {
+  return botLevels().map(
+    (b) => html`<option value="${b}"${b === levelOf(selected) ? html` selected` : ''}>${levelName(b)}</option>`,
+  );
 }
 
 /** The name to show for a seat of a table (public table JSON). */
