@@ -646,9 +646,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--vs",
         default=None,
         metavar="STYLE[,STYLE]",
-        help="measure the one bot of --bots against opponent styles (or all), on mirrored "
-        "deals: Mus careful, bluffer, passive, reader, ignorer (pairs, games of 40); "
-        "dominoes and cards defensive, aggressive",
+        help="measure the one bot of --bots against opponent styles (a list, or all: each "
+        "game has its own, docs/bots.md), on mirrored deals (a game of pairs in games of 40)",
     )
     p.add_argument("--games", type=_at_least_one, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=_whole, default=1, help="tournament seed (default 1)")

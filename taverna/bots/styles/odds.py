@@ -198,7 +198,7 @@ def lance_odds(
             total += w * suffix[0]
             won += w * (suffix[0] if ours > best else suffix[cut[best]])
     if not total:
-        raise ValueError("no deal of the unseen cards fits what the seat knows")
+        raise ValueError("no deal of what the seat has not seen fits what it knows")
     odds = Fraction(won, total)
     if len(_CACHE) >= CACHE_SIZE:
         _CACHE.clear()
