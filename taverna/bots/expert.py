@@ -155,13 +155,9 @@ class ExpertBot(Bot):
         self.estimates = {}
         self.cap = None
         self.done = 0
-        legal = self.legal(view)
-        optional = heuristics.optional_action(self, view, legal)
-        if optional is not None or not legal or not self.must_act(view):
-            return optional
-        turn = heuristics.turn_actions(self, legal)
-        if len(turn) == 1:
-            return turn[0]
+        return heuristics.choose_with(self, view, lambda legal, turn: self._pick(view, legal, turn))
+
+    def _pick(self, view: View, legal: list[Action], turn: list[Action]) -> Action:
         action = self.search(view, turn)
         heuristics.chosen(self, view, action)
         return heuristics.slip(self, view, legal, action)

@@ -232,6 +232,21 @@ def turn_actions(bot: Bot, legal: list[Action]) -> list[Action]:
     return [a for a in legal if a.type not in optional] or legal
 
 
+def choose_with(
+    bot: Bot, view: View, pick: Callable[[list[Action], list[Action]], Action]
+) -> Action | None:
+    """What every bot does first: an optional right taken or let go, nothing when it need
+    not act, the one move of a turn that has one; else ``pick(legal, turn)`` decides."""
+    legal = bot.legal(view)
+    optional = optional_action(bot, view, legal)
+    if optional is not None or not legal or not bot.must_act(view):
+        return optional
+    turn = turn_actions(bot, legal)
+    if len(turn) == 1:
+        return turn[0]
+    return pick(legal, turn)
+
+
 def optional_action(bot: Bot, view: View, legal: list[Action]) -> Action | None:
     """What a bot does with a right to act out of turn (claims, Muggins! calls)."""
     return None if not legal else strategy(bot.game).optional(bot, view, legal)

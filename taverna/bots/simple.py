@@ -39,13 +39,9 @@ class BeginnerBot(Bot):
         self.mistakes = self.number_option("mistakes", 1.0, minimum=0.0, maximum=1.0)
 
     def choose(self, view: View) -> Action | None:
-        legal = self.legal(view)
-        optional = heuristics.optional_action(self, view, legal)
-        if optional is not None or not legal or not self.must_act(view):
-            return optional
-        turn = heuristics.turn_actions(self, legal)
-        if len(turn) == 1:
-            return turn[0]
+        return heuristics.choose_with(self, view, lambda legal, turn: self._pick(view, legal, turn))
+
+    def _pick(self, view: View, legal: list[Action], turn: list[Action]) -> Action:
         # one draw a decision, whichever way it goes: the same seed, the same game
         if self.rng.random() < self.mistakes:
             action = heuristics.beginner(self, view, legal)
@@ -65,14 +61,13 @@ class GreedyBot(Bot):
         super().__init__(game, seat, seed, **options)
 
     def choose(self, view: View) -> Action | None:
-        legal = self.legal(view)
-        optional = heuristics.optional_action(self, view, legal)
-        if optional is not None or not legal or not self.must_act(view):
-            return optional
-        turn = heuristics.turn_actions(self, legal)
-        if len(turn) == 1:
-            return turn[0]
-        return heuristics.slip(self, view, legal, heuristics.greedy(self, view, turn))
+        return heuristics.choose_with(
+            self,
+            view,
+            lambda legal, turn: heuristics.slip(
+                self, view, legal, heuristics.greedy(self, view, turn)
+            ),
+        )
 
     def signals(self, view: View) -> list[str]:
         return heuristics.signals(self, view)

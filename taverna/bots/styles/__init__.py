@@ -50,12 +50,10 @@ class MugginsStyle(Bot):
         super().__init__(game, seat, seed, **options)
 
     def choose(self, view: View) -> Action | None:
-        legal = self.legal(view)
-        optional = heuristics.optional_action(self, view, legal)
-        if optional is not None or not legal or not self.must_act(view):
-            return optional
-        turn = heuristics.turn_actions(self, legal)
-        if len(turn) == 1 or not any(a.type == "play" for a in turn):
+        return heuristics.choose_with(self, view, lambda _legal, turn: self._pick(view, turn))
+
+    def _pick(self, view: View, turn: list[Action]) -> Action:
+        if not any(a.type == "play" for a in turn):
             return turn[0]
         return self.plays[self.game.game](view, turn)
 
