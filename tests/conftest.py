@@ -21,6 +21,7 @@ import pytest
 
 from taverna import native
 
+from . import forkserver
 from .browser_helpers import SPENT
 
 
@@ -128,6 +129,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """A worker hands the accessibility checks' figures to the controller; the controller
     (or a run on one process) stores the tests' times when asked to."""
+    forkserver.FORKS.close()
     output = getattr(session.config, "workeroutput", None)
     if output is not None:
         output["axe"] = dict(SPENT)

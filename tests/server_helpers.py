@@ -23,6 +23,8 @@ import websockets
 from taverna.bots import make_bot
 from taverna.games import get_game
 
+from . import forkserver
+
 PG_BASE = "postgresql://postgres@127.0.0.1:5432/test"
 
 
@@ -83,7 +85,8 @@ class Server:
             "TAVERNA_GUEST_NAME_MINUTES": "0",
             **env,
         }
-        self.proc: subprocess.Popen[bytes] | None = None
+        #: the server's process (:mod:`tests.forkserver`: forked, or started)
+        self.proc: Any = None
         # its log in a file: a pipe nobody reads would stop a talkative server
         self.log = tempfile.NamedTemporaryFile(prefix="taverna-serve-", suffix=".log")  # noqa: SIM115
 
@@ -96,20 +99,8 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "taverna",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database",
-                self.url,
-            ],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=self.log,
+        self.proc = forkserver.started(
+            ["serve", "--port", str(self.port), "--database", self.url], self.env, self.log
         )
         # a hang, not a speed test: a loaded machine (the suite on every core) takes its time
         deadline = time.time() + 90
