@@ -9,10 +9,10 @@ code as ``python -m taverna serve``, in a real process of its own (its pid, its
 sockets, its database connections; SIGKILL and SIGSTOP are real). The fork server is
 the parent: it reaps its children and tells their exit status.
 
-Used by :class:`tests.server_helpers.Server` for every server whose environment is
-one the fork server can serve (the engines' build is chosen at import: a server asked
-to run another build than the fork server's is started the plain way), and only when
-``TAVERNA_TEST_FORK`` is not ``0``. ``tests/test_cli_serve.py`` and the engine-build
+Used by :class:`tests.server_helpers.Server` when ``TAVERNA_TEST_FORK`` is not ``0``,
+for every server whose environment holds what is read at import (the engines' build,
+PYTHONPATH: :func:`_at_import`) as the fork server's does; any other is started the
+plain way. ``tests/test_cli_serve.py`` and the engine-build
 tests start ``taverna`` as a command, as a user does.
 
 Run as a program (``python -m tests.forkserver``) it is the fork server: requests and
@@ -21,6 +21,7 @@ answers are JSON lines on its stdin and stdout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -29,15 +30,21 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
 #: the repository (``python -m tests.forkserver`` runs from it)
 ROOT = Path(__file__).resolve().parents[1]
 
-#: variables read when the club is imported, not when a server starts: a server asked
-#: for other values than the fork server's is started the plain way
+#: variables read when the club is imported, not when a server starts (the engines'
+#: build; and Python's own, PYTHONPATH among them, where plug-in games are found): a
+#: server asked for other values than the fork server's is started the plain way
 IMPORT_TIME = ("TAVERNA_ENGINES",)
+
+
+def _at_import(env: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k in IMPORT_TIME or k.startswith("PYTHON")}
 
 
 def enabled() -> bool:
@@ -49,13 +56,13 @@ def enabled() -> bool:
 
 def _preload() -> None:
     """What ``taverna serve`` imports before it answers, imported once here."""
-    import alembic.command  # noqa: F401
-    import alembic.config  # noqa: F401
+    import alembic.command
+    import alembic.config
     import alembic.runtime.migration  # noqa: F401
 
-    import taverna.cli  # noqa: F401
-    import taverna.server.app  # noqa: F401
-    import taverna.server.logs  # noqa: F401
+    import taverna.cli
+    import taverna.server.app
+    import taverna.server.logs
     import taverna.store.db  # noqa: F401
 
 
@@ -85,10 +92,8 @@ def _child(request: dict[str, Any]) -> None:
         code = 1
     finally:
         for stream in (sys.stdout, sys.stderr):
-            try:
+            with contextlib.suppress(Exception):
                 stream.flush()
-            except Exception:
-                pass
         os._exit(code if isinstance(code, int) else 1)
 
 
@@ -168,8 +173,7 @@ class ForkServer:
 
     def serves(self, env: dict[str, str]) -> bool:
         """Whether a server with this environment may be forked (module doc)."""
-        base = self._env or os.environ
-        return enabled() and all(env.get(k) == base.get(k) for k in IMPORT_TIME)
+        return enabled() and _at_import(env) == _at_import(self._env or os.environ)
 
     def start(self, argv: list[str], env: dict[str, str], stderr: str) -> Forked:
         answer = self._ask(

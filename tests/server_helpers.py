@@ -9,7 +9,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
