@@ -15,6 +15,7 @@ each style meets every level in N/4 games. Always whole mirrored pairs, at least
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from datetime import UTC, datetime
@@ -62,8 +63,8 @@ def parse_levels(text: str) -> list[int]:
 
 
 def _pairs_of(games: float) -> int:
-    """Games in whole mirrored pairs, one pair at least."""
-    return 2 * max(1, round(games / 2))
+    """Games in whole mirrored pairs (half a pair rounded up), one pair at least."""
+    return 2 * max(1, math.floor(games / 2 + 0.5))
 
 
 def schedule(levels: list[int], styles: list[str], games: int) -> list[tuple[str, str, int]]:

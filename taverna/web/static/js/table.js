@@ -495,7 +495,7 @@ export function mount(app, tableId) {
           if (!x.official && (canBot || !seated)) {
             actions.push(html`<span class="add-bot">
               <label class="sr-only" for="bot-level-${s.seat}">${t('table.bot_level')}</label>
-              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${levelOptions()}</select>
+              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${levelOptions(undefined, x.game)}</select>
               <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${t('table.add_bot')}</button></span>`);
           }
         } else {
