@@ -193,9 +193,7 @@ class Fit:
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """``a``'s rating minus ``b``'s, and that difference's deviation."""
-        var = (
-            self.covariance[(a, a)] + self.covariance[(b, b)] - 2.0 * self.covariance[(a, b)]
-        )
+        var = self.covariance[(a, a)] + self.covariance[(b, b)] - 2.0 * self.covariance[(a, b)]
         return self.ratings[a].r - self.ratings[b].r, math.sqrt(max(0.0, var))
 
 

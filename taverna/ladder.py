@@ -15,6 +15,7 @@ each style meets every level in N/4 games. Always whole mirrored pairs, at least
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 import time
@@ -52,7 +53,9 @@ def parse_levels(text: str) -> list[int]:
         try:
             span = range(int(low), int(high if dash else low) + 1)
         except ValueError:
-            raise ValueError(f"--levels takes numbers and ranges (1-8, 1,2,5-8), not {part!r}")
+            raise ValueError(
+                f"--levels takes numbers and ranges (1-8, 1,2,5-8), not {part!r}"
+            ) from None
         for n in span:
             if n not in LEVELS:
                 raise ValueError(f"no level {n}: the levels are {min(LEVELS)} to {max(LEVELS)}")
@@ -70,8 +73,14 @@ def _pairs_of(games: float) -> int:
 def schedule(levels: list[int], styles: list[str], games: int) -> list[tuple[str, str, int]]:
     """The matches of a ladder: (entry, entry, games), the stronger-looking entry first.
 
-    >>> schedule([1, 2, 3], ["x"], 8)
-    [('2', '1', 8), ('3', '2', 8), ('3', '1', 4), ('1', 'style:x', 2), ('2', 'style:x', 2), ('3', 'style:x', 2)]
+    >>> for match in schedule([1, 2, 3], ["x"], 8):
+    ...     print(*match)
+    2 1 8
+    3 2 8
+    3 1 4
+    1 style:x 2
+    2 style:x 2
+    3 style:x 2
     """
     out = []
     for apart, share in sorted(LEVEL_SHARE.items()):
@@ -122,7 +131,7 @@ def run_game(
         return {"rating": round(r.r, 1), "rd": round(r.rd, 1)}
 
     adjacent = []
-    for low, high in zip(levels, levels[1:], strict=False):
+    for low, high in itertools.pairwise(levels):
         diff, rd = found.difference(str(high), str(low))
         adjacent.append({"levels": [low, high], "difference": round(diff, 1), "rd": round(rd, 1)})
     styles_part = ",".join(styles) if styles else "none"

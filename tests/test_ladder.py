@@ -49,6 +49,7 @@ def test_a_chain_adds_up_and_a_closed_loop_is_fitted_at_once() -> None:
     r = {k: v.r for k, v in loop.ratings.items()}
     assert r["a"] < r["b"] < r["c"] < 1530
     assert loop.ratings["c"].rd < chain.ratings["c"].rd / 2
+
     # the fitted ratings are where the likelihood is highest: an entry's expected scores
     # add up to its score (with the drawn game of each pair): b 3.5 + 1.5, c 3.5 + 50.5
     def e(x: str, y: str) -> float:
@@ -143,12 +144,18 @@ def test_play_now_gives_the_level_nearest_the_players_rating(
         ratings.club_ratings.cache_clear()
 
 
+#: a tiny ladder: the cheap levels, one style, a few games
+LADDER = [
+    *[sys.executable, "-m", "taverna", "ladder", "dominoes", "--levels", "1-4"],
+    *["--styles", "aggressive", "--games", "4", "--seed", "3"],
+]
+
+
 def test_the_ladder_command_on_a_tiny_run(tmp_path: Path) -> None:
     out = tmp_path / "ratings.json"
     ratings.save("mus", {"levels": {"4": {"rating": 1500.0, "rd": 0.0}}}, out)  # kept
     done = subprocess.run(
-        [sys.executable, "-m", "taverna", "ladder", "dominoes", "--levels", "1-4"]
-        + ["--styles", "aggressive", "--games", "4", "--seed", "3", "--out", str(out)],
+        [*LADDER, "--out", str(out)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -174,15 +181,13 @@ def test_the_ladder_command_on_a_tiny_run(tmp_path: Path) -> None:
     # the same run again: the same deals, the same games, the same ratings
     again = tmp_path / "again.json"
     subprocess.run(
-        [sys.executable, "-m", "taverna", "ladder", "dominoes", "--levels", "1-4"]
-        + ["--styles", "aggressive", "--games", "4", "--seed", "3", "--out", str(again)],
+        [*LADDER, "--out", str(again)],
         capture_output=True,
         timeout=120,
         check=True,
     )
-    assert json.loads(again.read_text())["games"]["muggins-dominoes"]["levels"] == (
-        measured["levels"]
-    )
+    repeated = json.loads(again.read_text())["games"]["muggins-dominoes"]
+    assert repeated["levels"] == measured["levels"]
     # what it printed: each rating with its interval, progress on stderr
     assert "level 4 − level 3" in done.stdout and "± 2 RD" in done.stdout
     assert "[1/" in done.stderr and f"ratings written to {out}" in done.stderr

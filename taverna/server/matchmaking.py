@@ -9,8 +9,9 @@ life).
 - **Play now**, per game: a free seat at a public casual table that is waiting for
   players, else a new table whose empty seats go to bots of the chosen level (unless
   one is chosen, the level whose measured rating is nearest the player's own,
-  :mod:`taverna.bots.ratings`) after a short wait (:data:`Config.play_now_wait`). Every node looks for such tables that are due
-  (:func:`fill_due_tables`), so the wait ends even if the node that made the table is gone.
+  :mod:`taverna.bots.ratings`) after a short wait (:data:`Config.play_now_wait`). Every
+  node looks for such tables that are due (:func:`fill_due_tables`), so the wait ends even
+  if the node that made the table is gone.
 """
 
 from __future__ import annotations
