@@ -499,7 +499,7 @@ export function mount(app, tableId) {
               <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${t('table.add_bot')}</button></span>`);
           }
         } else {
-          who = html`<strong title="${seatName(x, s.seat, S.seat)}">${seatName(x, s.seat, S.seat)}</strong>`;
+          who = html`<strong title="${seatName(x, s.seat, S.seat, true)}">${seatName(x, s.seat, S.seat, true)}</strong>`;
           if (s.seat === S.seat) {
             actions.push(html`<button class="btn ghost small" data-stand="${s.seat}" data-key="stand">${t('table.stand_up')}</button>`);
           } else if (s.bot && host) {

@@ -143,6 +143,7 @@ export function thing(drawn, label) {
 /** Bots are called by a name of their seat, so that four of them can be told apart. */
 export const BOT_NAMES = ['Alba', 'Bruno', 'Chiara', 'Diego'];
 
+/** "Bruno (bot, Level 4)"; with `game`, the level's rating in it ("Level 4 · about 1500"). */
 export function botName(seat, level, game) {
   return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: levelName(level, game) });
 }
@@ -186,15 +187,16 @@ export function levelOptions(selected = defaultLevel(), game = undefined) {
   );
 }
 
-/** The name to show for a seat of a table (public table JSON). */
-export function seatName(table, seat, me) {
+/** The name to show for a seat of a table (public table JSON); `rated`: a bot's level
+ * with its rating in the table's game (the seats' list; a plate on the board is short). */
+export function seatName(table, seat, me, rated = false) {
   const s = table?.seating?.[seat];
   if (!s) return t('seat.n', { n: seat + 1 });
   if (s.player) {
     const name = s.replaced ? t('seat.replaced', { name: s.player }) : s.player;
     return me === seat ? t('seat.you', { name }) : name;
   }
-  if (s.bot) return botName(seat, s.bot, table.game);
+  if (s.bot) return botName(seat, s.bot, rated ? table.game : undefined);
   return t('seat.empty');
 }
 
