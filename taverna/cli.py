@@ -706,7 +706,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_at_least_one,
         default=20,
         help="games between two adjacent levels (default 20); levels two apart play half "
-        "as many, three apart a quarter, a style a quarter against each level",
+        "as many, and each style half as many against levels 1, 4 and 7",
     )
     p.add_argument("--seed", type=_whole, default=1, help="the deals' seed (default 1)")
     p.add_argument("--jobs", type=_at_least_one, default=1, help="worker processes (default 1)")

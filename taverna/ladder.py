@@ -8,9 +8,11 @@ scale (:func:`taverna.glicko2.fit`, level 4 held at 1500, a newcomer's rating) a
 written to the file the club reads (:mod:`taverna.bots.ratings`).
 
 The schedule (:func:`schedule`): ``--games N`` games for each two adjacent levels, N/2
-for levels two apart, N/4 for three apart, none further (the chain of near pairs links
-them all, and a game between far levels says little: its result is nearly certain);
-each style meets every level in N/4 games. Always whole mirrored pairs, at least one.
+for levels two apart, none further (the chain of near pairs links them all, and a game
+between far levels says little: its result is nearly certain); each style meets levels
+1, 4 and 7 — the beginner, greedy and the expert — in N/2 games each (a game of the top
+levels costs seconds of search: a style against every level would cost the ladder more
+than its levels do). Always whole mirrored pairs, at least one.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ from .versus import style_names, tally, versus_plan
 #: (1500) meets
 ANCHOR = 4
 #: the share of ``--games`` a pair of levels plays, by how far apart they are
-LEVEL_SHARE = {1: 1.0, 2: 0.5, 3: 0.25}
-#: the share of ``--games`` a style plays against each level
-STYLE_SHARE = 0.25
+LEVEL_SHARE = {1: 1.0, 2: 0.5}
+#: the levels a style meets (of those in the ladder; else the lowest), and the share of
+#: ``--games`` it plays against each
+STYLE_LEVELS = (1, 4, 7)
+STYLE_SHARE = 0.5
 
 
 def parse_levels(text: str) -> list[int]:
@@ -73,21 +77,23 @@ def _pairs_of(games: float) -> int:
 def schedule(levels: list[int], styles: list[str], games: int) -> list[tuple[str, str, int]]:
     """The matches of a ladder: (entry, entry, games), the stronger-looking entry first.
 
-    >>> for match in schedule([1, 2, 3], ["x"], 8):
+    >>> for match in schedule([1, 2, 3, 4], ["x"], 8):
     ...     print(*match)
     2 1 8
     3 2 8
+    4 3 8
     3 1 4
-    1 style:x 2
-    2 style:x 2
-    3 style:x 2
+    4 2 4
+    1 style:x 4
+    4 style:x 4
     """
     out = []
     for apart, share in sorted(LEVEL_SHARE.items()):
         for low, high in zip(levels, levels[apart:], strict=False):
             out.append((str(high), str(low), _pairs_of(games * share)))
+    met = [x for x in levels if x in STYLE_LEVELS] or levels[:1]
     for style in styles:
-        for level in levels:
+        for level in met:
             out.append((str(level), PREFIX + style, _pairs_of(games * STYLE_SHARE)))
     return out
 

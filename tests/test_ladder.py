@@ -68,13 +68,21 @@ def test_all_won_stays_finite_and_unlinked_entries_are_refused() -> None:
 
 
 def test_the_schedule_plays_near_levels_most() -> None:
-    matches = ladder.schedule([1, 2, 3, 4, 5], ["careful"], 20)
+    matches = ladder.schedule([1, 2, 3, 4, 5, 6, 7, 8], ["careful"], 18)
     games = {(a, b): n for a, b, n in matches}
-    assert games[("2", "1")] == games[("5", "4")] == 20
-    assert games[("3", "1")] == 10 and games[("4", "1")] == 6  # a quarter: 5, whole pairs
-    assert ("5", "1") not in games  # four apart: not played
-    assert all(games[(str(x), "style:careful")] == 6 for x in range(1, 6))
+    assert games[("2", "1")] == games[("8", "7")] == 18
+    assert games[("3", "1")] == games[("8", "6")] == 10  # half: 9, in whole pairs 10
+    assert ("4", "1") not in games  # three apart: not played
+    # a style meets the beginner, greedy and the expert
+    assert [(a, n) for a, b, n in matches if b == "style:careful"] == [
+        ("1", 10),
+        ("4", 10),
+        ("7", 10),
+    ]
+    assert len(matches) == 7 + 6 + 3
     assert all(n % 2 == 0 for n in games.values())  # mirrored deals: whole pairs
+    # a ladder without those levels: the style meets its lowest level
+    assert ladder.schedule([5, 6], ["careful"], 2) == [("6", "5", 2), ("5", "style:careful", 2)]
     assert ladder.parse_levels("1-3,7") == [1, 2, 3, 7]
     with pytest.raises(ValueError, match="no level 9"):
         ladder.parse_levels("7-9")
