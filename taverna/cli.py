@@ -1,4 +1,4 @@
-"""The `taverna` command: serve, play, simulate, replay, bench."""
+"""The `taverna` command: serve, play, simulate, ladder, replay, bench."""
 
 from __future__ import annotations
 
@@ -138,6 +138,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import main as simulate_main
 
     return simulate_main(args)
+
+
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    from .ladder import main as ladder_main
+
+    return ladder_main(args)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -676,6 +682,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser(
+        "ladder",
+        help="measure the levels' ratings: the levels against each other and the styles",
+        description=(
+            "Play the levels against each other and against the opponent styles in each "
+            "game (mirrored deals; Mus as pairs, in games of 40), fit their Glicko-2 "
+            "ratings at once (level 4 held at 1500), print each rating with ± 2 RD and "
+            "write them to the file the club reads (docs/bots.md, Ratings of the levels). "
+            "Progress on stderr."
+        ),
+    )
+    p.add_argument("game", nargs="*", help=f"the games (default: every game): {short_names()}")
+    p.add_argument("--levels", default="1-8", help="the levels, e.g. 1-8 or 1,2,5-8 (default 1-8)")
+    p.add_argument(
+        "--styles",
+        default="all",
+        help="the styles each level meets: a list, all (default) or none",
+    )
+    p.add_argument(
+        "--games",
+        type=_at_least_one,
+        default=20,
+        help="games between two adjacent levels (default 20); levels two apart play half "
+        "as many, and each style half as many against levels 1, 4 and 7",
+    )
+    p.add_argument("--seed", type=_whole, default=1, help="the deals' seed (default 1)")
+    p.add_argument("--jobs", type=_at_least_one, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="the ratings file to write, each game's part replaced, the others kept "
+        "(default: the club's, taverna/bots/data/ratings.json)",
+    )
+    p.add_argument(
+        "--max-hands",
+        type=_at_least_one,
+        default=100,
+        help="hands before a game is a draw (default 100)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_ladder)
 
     p = sub.add_parser(
         "play",

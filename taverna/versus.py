@@ -39,6 +39,30 @@ def versus_settings(cls: type[State], settings: dict[str, Any]) -> dict[str, Any
     return {**{k: 1 for k in ("games_per_cow", "cows") if k in declared}, **settings}
 
 
+def versus_plan(
+    cls: type[State],
+    settings: dict[str, Any],
+    entries: tuple[str, str],
+    options: dict[str, Any],
+    seed: int,
+    max_hands: int,
+) -> Plan:
+    """Two entries on mirrored deals: two seats in Muggins (one each), two pairs in Mus,
+    counted in single games (:func:`versus_settings`)."""
+    seats = cls.max_seats if cls.team_count is not None else 2
+    return Plan(
+        cls.game,
+        seats,
+        cls.check_settings(seats, versus_settings(cls, settings)),
+        entries,
+        options,
+        seed,
+        max_hands,
+        None,
+        mirrored=True,
+    )
+
+
 def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
     """The bot's (entry 0's) record against the style (entry 1) over ``outcomes``."""
     wins = capped = hands = 0
@@ -80,21 +104,12 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
 def main(args: Any, cls: type[State], settings: dict[str, Any], options: dict[str, Any]) -> int:
     """Play ``args.bots`` against each style of ``args.vs``; print a table or JSON."""
     entry = args.bots.strip()
-    seats = cls.max_seats if cls.team_count is not None else 2
     games = args.games + args.games % 2  # whole mirrored pairs
     rows = []
     t0 = time.perf_counter()
     for style in style_names(cls, args.vs):
-        plan = Plan(
-            cls.game,
-            seats,
-            cls.check_settings(seats, versus_settings(cls, settings)),
-            (entry, PREFIX + style),
-            options,
-            args.seed,
-            args.max_hands,
-            None,
-            mirrored=True,
+        plan = versus_plan(
+            cls, settings, (entry, PREFIX + style), options, args.seed, args.max_hands
         )
         rows.append(tally(plan, play_all(plan, games, max(1, args.jobs), progress=False)))
     seconds = time.perf_counter() - t0

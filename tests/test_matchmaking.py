@@ -8,8 +8,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
+from taverna.bots import ratings
+from tests.accounts_helpers import Member, wait_finished, wait_for
 from tests.server_helpers import Person, Seat, Server, own_server
 
 pytestmark = pytest.mark.parametrize("kind", ["sqlite", "postgres"])
@@ -145,3 +148,39 @@ def test_play_now_gives_the_empty_seats_to_bots_after_the_wait(server: Server) -
     assert all(s["bot"] == "4" for s in now["seating"][1:])
     waited = time.time() - table["options"]["play_now"]["fill_at"]
     assert waited > -0.5  # not before the wait was over (1 s of clock skew at most)
+
+
+def test_play_now_without_a_level_gives_the_nearest_and_leaves_the_game_unrated(
+    server: Server,
+) -> None:
+    # the page's facts: each game's levels with their measured ratings, as the club's
+    # file holds them (none for a game it does not hold)
+    listed = httpx.get(f"{server.http}/api/games").json()["games"]
+    for g in listed:
+        assert g["bot_ratings"] == {
+            str(level): {"rating": round(r), "rd": round(rd)}
+            for level, (r, rd) in ratings.level_ratings(g["game"]).items()
+        }
+    # a registered player with no rating yet is a newcomer, 1500: the level held at
+    # 1500 by the ladder (level 4, the default level too when nothing was measured)
+    ana = Member(server, "Ana", "10.61.0.1")
+    r = ana.http.post("/api/play-now", json={"game": "dominoes"})
+    assert r.status_code == 200, r.text
+    table = r.json()["table"]
+    assert table["options"]["play_now"]["level"] == "4"
+    assert ratings.nearest_level("muggins-dominoes", 1500) in (None, 4)
+    # the bots sit after the wait; the game played to its end moves no rating
+    wait_for(lambda: _table(ana, table["id"])["status"] == "playing", timeout=30)
+
+    async def go() -> None:
+        seat = ana.seat(table["id"])
+        await seat.connect()
+        await seat.play("greedy")
+        await seat.close()
+
+    asyncio.run(go())
+    done = wait_finished(server, table["id"])
+    assert not done["options"].get("official")
+    assert "settlement" not in (done["result"] or {})
+    player = httpx.get(f"{server.http}/api/players/{ana.name}").json()["player"]
+    assert player["skills"] == {}

@@ -9,13 +9,16 @@ checked is what a person sees and clicks.
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .browser_helpers import chromium
+from taverna.bots import ratings
+
+from .browser_helpers import chromium, strings
 from .server_helpers import Person, Seat, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -98,6 +101,18 @@ def test_play_now_seats_a_person_at_a_waiting_table(browser: Any, server: Server
     waiting = ana.http.post("/api/play-now", json={"game": "dominoes"}).json()["table"]
     page = tab(browser, server, bea)
     page.goto(f"{server.http}/#/")
+    # the levels as the page offers them: first the one nearest the player's rating, then
+    # each with its measured rating in the game, in tens ("Level 5 · about 1650")
+    en = strings("en")
+    for game in ("muggins-dominoes", "muggins-cards", "mus"):
+        rated = ratings.level_ratings(game)
+        offered = page.locator(f'[data-now-level="{game}"] option').all_inner_texts()
+        assert offered == [en["lobby.level_near"]] + [
+            en["bot.level_rated"].format(n=n, rating=math.floor(round(rated[n][0]) / 10 + 0.5) * 10)
+            if n in rated
+            else en["bot.level"].format(n=n)
+            for n in range(1, 9)
+        ], game
     page.select_option('[data-now-level="muggins-dominoes"]', "1")
     page.click('[data-play-now="muggins-dominoes"]')
     page.wait_for_url(f"**/#/table/{waiting['id']}")

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ..bots import ALIASES, LEVELS
+from ..bots import ALIASES, LEVELS, ratings
 from ..bots.levels import DEFAULT
 from ..games import GAMES, SettingsError, short_names
 from ..games.base import State
@@ -109,7 +109,17 @@ async def list_games(request: Request) -> dict[str, Any]:
     parts = request.app.state.game_parts
     config = config_of(request)
     out = [
-        {**cls.facts(), "web": web_facts(cls.game, parts.get(cls.game))} for cls in GAMES.values()
+        {
+            **cls.facts(),
+            "web": web_facts(cls.game, parts.get(cls.game)),
+            # each level's rating as measured (taverna ladder): the lobby says "Level 5 ·
+            # about 1650"; none for a game not measured
+            "bot_ratings": {
+                str(level): {"rating": round(r), "rd": round(rd)}
+                for level, (r, rd) in ratings.level_ratings(cls.game).items()
+            },
+        }
+        for cls in GAMES.values()
     ]
     return {
         "games": out,

@@ -7,9 +7,11 @@ life).
   table's ``again`` and take their seats. The game starts when every seat is taken: at a
   table of one person and bots, that is the click itself.
 - **Play now**, per game: a free seat at a public casual table that is waiting for
-  players, else a new table whose empty seats go to bots of the chosen level after a
-  short wait (:data:`Config.play_now_wait`). Every node looks for such tables that are due
-  (:func:`fill_due_tables`), so the wait ends even if the node that made the table is gone.
+  players, else a new table whose empty seats go to bots of the chosen level (unless
+  one is chosen, the level whose measured rating is nearest the player's own,
+  :mod:`taverna.bots.ratings`) after a short wait (:data:`Config.play_now_wait`). Every
+  node looks for such tables that are due (:func:`fill_due_tables`), so the wait ends even
+  if the node that made the table is gone.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from .. import glicko2
+from ..bots import ratings
 from ..bots.levels import DEFAULT
 from ..store.repo import Conflict, NotFound, TableInfo
 from . import accounts, errors
@@ -78,19 +82,23 @@ async def play_again(table_id: str, request: Request, player: Player) -> dict[st
 
 class PlayNowIn(BaseModel):
     game: str = Field(description="the game's record name or alias")
-    level: str | int = Field(
-        default=str(DEFAULT),
+    level: str | int | None = Field(
+        default=None,
         description="the level of the bots that take the empty seats of a new table after "
         "the wait: 1 (a beginner) to 8 (the strongest); random, greedy and expert name "
-        "levels 1, 4 and 7",
+        "levels 1, 4 and 7. None: the level whose measured rating in the game is nearest "
+        "the player's own (a newcomer's 1500 without one)",
     )
 
 
 @router.post("/api/play-now", tags=["lobby"], summary="Play now: a seat at a game, at once")
 async def play_now(body: PlayNowIn, request: Request, player: Player) -> dict[str, Any]:
     cls = errors.game_named(body.game, status=422)
-    level = errors.bot_level(body.level)
     store, hub, config = store_of(request), hub_of(request), config_of(request)
+    if body.level is None:
+        level = str(await level_for(hub, player, cls.game))
+    else:
+        level = errors.bot_level(body.level)
     waiting = await store.tables(("open",), cls.game)
     for table in sorted(waiting, key=lambda t: t.created_at):
         if any(s.player_id == player["id"] for s in table.seats):
@@ -120,6 +128,23 @@ async def play_now(body: PlayNowIn, request: Request, player: Player) -> dict[st
     return {"table": table.public(), "seat": 0}
 
 
+async def player_rating(hub: RoomHub, player: dict[str, Any], game: str) -> float:
+    """``player``'s skill rating in ``game``: a newcomer's (1500) for a guest or a player
+    not rated yet."""
+    accounts_store = getattr(hub, "accounts", None)
+    if accounts_store is None or not player.get("registered"):
+        return glicko2.START
+    skills = await accounts_store.skills(player["id"])
+    return float(skills.get(game, {}).get("rating", glicko2.START))
+
+
+async def level_for(hub: RoomHub, player: dict[str, Any], game: str) -> int:
+    """The bots' level for ``player`` at play now: the one whose measured rating in
+    ``game`` is nearest the player's (:func:`ratings.nearest_level`), else the default."""
+    nearest = ratings.nearest_level(game, await player_rating(hub, player, game))
+    return DEFAULT if nearest is None else nearest
+
+
 class PlayRankedIn(BaseModel):
     game: str = Field(description="the game's record name or alias")
     stake: int = Field(default=RANKED_STAKE, ge=1, le=1_000_000, description="chips each")
@@ -139,11 +164,7 @@ async def play_ranked(body: PlayRankedIn, request: Request, player: Player) -> d
     if not player.get("registered"):
         raise Refused(403, "not_registered", "ranked games are for registered players: log in")
     store, hub = store_of(request), hub_of(request)
-    accounts_store = getattr(hub, "accounts", None)
-    mine = 1500.0
-    if accounts_store is not None:
-        skills = await accounts_store.skills(player["id"])
-        mine = float(skills.get(cls.game, {}).get("rating", 1500.0))
+    mine = await player_rating(hub, player, cls.game)
     waiting = sorted(await store.tables(("open",), cls.game), key=lambda t: t.created_at)
     for table in waiting:
         if any(s.player_id == player["id"] for s in table.seats):

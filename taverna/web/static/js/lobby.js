@@ -57,7 +57,7 @@ export function mount(app) {
                 ${session.player?.registered ? html`<button class="btn ghost" data-play-ranked="${g}" data-key="ranked-${g}" title="${t('lobby.play_ranked_hint')}">${t('lobby.play_ranked')}</button>` : ''}
               </div>
               <p class="play-now-level"><label for="now-level-${g}">${t('lobby.play_now_level')}</label>
-                <select id="now-level-${g}" data-now-level="${g}">${levelOptions()}</select></p>
+                <select id="now-level-${g}" data-now-level="${g}"><option value="" selected>${t('lobby.level_near')}</option>${levelOptions('', g)}</select></p>
             </div>
           </article>`,
         )}
@@ -99,9 +99,10 @@ export function mount(app) {
    * free seats go to bots of the chosen level after a short wait (the server decides). */
   async function playNow(game) {
     if (!(await ensureSession())) return;
-    const level = app.querySelector(`[data-now-level="${game}"]`)?.value || defaultLevel();
+    // no level chosen: the server gives the level whose rating is nearest the player's
+    const level = app.querySelector(`[data-now-level="${game}"]`)?.value;
     try {
-      const r = await api('POST', '/api/play-now', { game, level });
+      const r = await api('POST', '/api/play-now', level ? { game, level } : { game });
       location.hash = `#/table/${r.table.id}`;
     } catch (e) {
       toast(e.message, 'error');
@@ -158,7 +159,7 @@ export function mount(app) {
           return html`<li><button class="seat-chip free" data-table="${x.id}" data-sit="${s.seat}"
             aria-label="${t('lobby.sit_at', { n: s.seat + 1 })}">${t('lobby.sit')}</button></li>`;
         }
-        const name = s.player ? s.player : s.bot ? botName(s.seat, s.bot) : t('seat.empty');
+        const name = s.player ? s.player : s.bot ? botName(s.seat, s.bot, x.game) : t('seat.empty');
         return html`<li><span class="seat-chip${s.bot ? ' bot' : ''}" title="${name}">${name}</span></li>`;
       });
     const chips = settingsSummary(x.game, x.settings, x.options).map((c) => html`<span class="chip">${c}</span>`);
@@ -373,7 +374,7 @@ function createDialog(info, game) {
         const opts = [
           ['me', t('create.me')],
           ['open', t('create.open_seat')],
-          ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: levelName(b) })])),
+          ...(form.official ? [] : bots.map((b) => [b, t('create.bot', { level: levelName(b, form.game) })])),
         ];
         const n = sides(form.game);
         return html`<label class="field seat-field"><span>${t('seat.n', { n: i + 1 })}${

@@ -495,11 +495,11 @@ export function mount(app, tableId) {
           if (!x.official && (canBot || !seated)) {
             actions.push(html`<span class="add-bot">
               <label class="sr-only" for="bot-level-${s.seat}">${t('table.bot_level')}</label>
-              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${levelOptions()}</select>
+              <select id="bot-level-${s.seat}" data-bot-level="${s.seat}">${levelOptions(undefined, x.game)}</select>
               <button class="btn ghost small" data-add-bot="${s.seat}" data-key="bot-${s.seat}">${t('table.add_bot')}</button></span>`);
           }
         } else {
-          who = html`<strong title="${seatName(x, s.seat, S.seat)}">${seatName(x, s.seat, S.seat)}</strong>`;
+          who = html`<strong title="${seatName(x, s.seat, S.seat, true)}">${seatName(x, s.seat, S.seat, true)}</strong>`;
           if (s.seat === S.seat) {
             actions.push(html`<button class="btn ghost small" data-stand="${s.seat}" data-key="stand">${t('table.stand_up')}</button>`);
           } else if (s.bot && host) {

@@ -2,7 +2,7 @@
 
 import { html } from './html.js';
 import { has, language, num, t, tn } from './i18n.js';
-import { board, clubInfo, sides } from './games.js';
+import { board, clubInfo, gameFacts, sides } from './games.js';
 import { officialMark } from './svg.js';
 
 let toastTimer = null;
@@ -143,8 +143,9 @@ export function thing(drawn, label) {
 /** Bots are called by a name of their seat, so that four of them can be told apart. */
 export const BOT_NAMES = ['Alba', 'Bruno', 'Chiara', 'Diego'];
 
-export function botName(seat, level) {
-  return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: levelName(level) });
+/** "Bruno (bot, Level 4)"; with `game`, the level's rating in it ("Level 4 · about 1500"). */
+export function botName(seat, level, game) {
+  return t('seat.bot', { name: BOT_NAMES[seat % BOT_NAMES.length], level: levelName(level, game) });
 }
 
 /** The bot levels, weakest first ("1" to "8"), as GET /api/games lists them. */
@@ -163,27 +164,39 @@ export function levelOf(level) {
   return clubInfo()?.bot_aliases?.[level] ?? String(level);
 }
 
-/** "Level 5", in the page's language. */
-export function levelName(level) {
-  return t('bot.level', { n: levelOf(level) });
+/** A level's rating in a game as measured (`taverna ladder`, GET /api/games), rounded
+ * to tens; undefined when the game's levels were not measured. */
+export function levelRating(level, game) {
+  const r = gameFacts(game)?.bot_ratings?.[levelOf(level)]?.rating;
+  return r === undefined ? undefined : Math.round(r / 10) * 10;
 }
 
-/** The options of a select of bot levels (markup), `selected` chosen. */
-export function levelOptions(selected = defaultLevel()) {
+/** "Level 5 · about 1650" in a game whose levels were measured, else "Level 5", in the
+ * page's language. */
+export function levelName(level, game) {
+  const n = levelOf(level);
+  const rating = game ? levelRating(n, game) : undefined;
+  return rating === undefined ? t('bot.level', { n }) : t('bot.level_rated', { n, rating });
+}
+
+/** The options of a select of bot levels (markup), `selected` chosen, each with its
+ * rating in `game`. */
+export function levelOptions(selected = defaultLevel(), game = undefined) {
   return botLevels().map(
-    (b) => html`<option value="${b}"${b === levelOf(selected) ? html` selected` : ''}>${levelName(b)}</option>`,
+    (b) => html`<option value="${b}"${b === levelOf(selected) ? html` selected` : ''}>${levelName(b, game)}</option>`,
   );
 }
 
-/** The name to show for a seat of a table (public table JSON). */
-export function seatName(table, seat, me) {
+/** The name to show for a seat of a table (public table JSON); `rated`: a bot's level
+ * with its rating in the table's game (the seats' list; a plate on the board is short). */
+export function seatName(table, seat, me, rated = false) {
   const s = table?.seating?.[seat];
   if (!s) return t('seat.n', { n: seat + 1 });
   if (s.player) {
     const name = s.replaced ? t('seat.replaced', { name: s.player }) : s.player;
     return me === seat ? t('seat.you', { name }) : name;
   }
-  if (s.bot) return botName(seat, s.bot);
+  if (s.bot) return botName(seat, s.bot, rated ? table.game : undefined);
   return t('seat.empty');
 }
 
