@@ -53,7 +53,7 @@ redis:
 
 # the processes the tests run on (pytest-xdist): most tests wait on servers, browsers and
 # databases, so more than the cores (make test JOBS=1: one process, in order)
-JOBS ?= 3
+JOBS ?= 4
 XDIST = $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup --no-loadscope-reorder)
 
 # every test on the build in use (compiled when it could be), and the rules on the

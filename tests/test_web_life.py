@@ -57,9 +57,16 @@ def tab(browser: Any, server: Server, person: Person, **context: Any) -> Any:
     return page
 
 
-def finish(server: Server, table: str, people: list[Person], pause: float = 0.0) -> None:
+def finish(
+    server: Server,
+    table: str,
+    people: list[Person],
+    pause: float = 0.0,
+    hold: threading.Event | None = None,
+) -> None:
     """Play the game at ``table`` to its end, each person's moves made by a greedy bot
-    over a socket of their own (``pause`` seconds before each move)."""
+    over a socket of their own (``pause`` seconds before each move; with ``hold``, no
+    move after the first until it is set)."""
 
     async def go() -> None:
         seats = [Seat(server, table, p.cookie) for p in people]
@@ -67,9 +74,13 @@ def finish(server: Server, table: str, people: list[Person], pause: float = 0.0)
             await s.connect()
 
         async def play(s: Seat) -> None:
+            moved = False
             while not (s.view or {}).get("over"):
                 v = s.view or {}
                 if v.get("legal") and s.seat in v.get("to_act", []):
+                    if moved and hold is not None:
+                        await asyncio.to_thread(hold.wait)
+                    moved = True
                     await asyncio.sleep(pause)
                     await s.play("greedy", until=lambda view, n=s.seq: s.seq > n)
                 else:
@@ -106,6 +117,7 @@ def test_play_now_seats_a_person_at_a_waiting_table(browser: Any, server: Server
     en = strings("en")
     for game in ("muggins-dominoes", "muggins-cards", "mus"):
         rated = ratings.level_ratings(game)
+        page.wait_for_selector(f'[data-now-level="{game}"] option', state="attached")
         offered = page.locator(f'[data-now-level="{game}"] option').all_inner_texts()
         assert offered == [en["lobby.level_near"]] + [
             en["bot.level_rated"].format(n=n, rating=math.floor(round(rated[n][0]) / 10 + 0.5) * 10)
@@ -189,21 +201,27 @@ def test_the_turn_notice_sounds_and_can_be_muted(browser: Any, server: Server) -
     page.goto(f"{server.http}/#/table/{tid}")
     page.wait_for_selector(".felt .hand")
     assert page.get_attribute("[data-sound]", "aria-pressed") == "true"
-    played = threading.Thread(target=finish, args=(server, tid, [ana], 0.3))
+    # Ana's second move waits for the mute: a hand that ended meanwhile would put its
+    # summary over the table (and the sound button under it)
+    clicked = threading.Event()
+    played = threading.Thread(target=finish, args=(server, tid, [ana], 0.3, clicked))
     played.start()
-    # it becomes Ana's turn again after the bot's move: a chime; and the pieces travelled
-    # (the page's own modules, held where a polled predicate can read them at once)
-    page.evaluate(
-        """async () => {
-          window.notice = await import('/static/js/notice.js');
-          window.motion = await import('/static/js/motion.js');
-        }"""
-    )
-    page.wait_for_function(
-        """() => window.notice.heard.sounds.includes('turn') && window.motion.stats.started > 0
-          && document.title.startsWith('●')"""
-    )
-    page.click("[data-sound]")  # muted, and remembered
+    try:
+        # it becomes Ana's turn again after the bot's move: a chime; and the pieces travelled
+        # (the page's own modules, held where a polled predicate can read them at once)
+        page.evaluate(
+            """async () => {
+              window.notice = await import('/static/js/notice.js');
+              window.motion = await import('/static/js/motion.js');
+            }"""
+        )
+        page.wait_for_function(
+            """() => window.notice.heard.sounds.includes('turn') && window.motion.stats.started > 0
+              && document.title.startsWith('●')"""
+        )
+        page.click("[data-sound]")  # muted, and remembered
+    finally:
+        clicked.set()
     assert page.get_attribute("[data-sound]", "aria-pressed") == "false"
     muted_at = len(_sounds(page))
     played.join(120)
