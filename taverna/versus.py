@@ -1,6 +1,7 @@
 """`taverna simulate GAME --bots BOT --vs STYLE`: one bot measured against opponent styles.
 
-Each style (:mod:`taverna.bots.styles`) plays the bot on mirrored deals: every deal
+Each style (:mod:`taverna.bots.styles`), or level (``--vs careful,7``), plays the bot on
+mirrored deals: every deal
 is played twice, the sides swapped, so neither side profits from its cards. Two seats
 in Muggins (one each), two pairs in Mus (two seats of the bot against two of the
 style), and Mus is counted in games of 40 (``games_per_cow=1``, one cow: a match is
@@ -14,6 +15,7 @@ import json
 import time
 from typing import Any
 
+from .bots.levels import LEVELS, TOP, find_level
 from .bots.match import Outcome
 from .bots.styles import PREFIX, styles_of
 from .games import get_game
@@ -22,14 +24,25 @@ from .simulate import Plan, entry_of_side, play_all, wilson
 
 
 def style_names(cls: type[State], given: str) -> list[str]:
-    """The styles ``--vs`` names (comma-separated, or ``all``), checked against the game."""
+    """The opponents ``--vs`` names (comma-separated, or ``all``: every style), checked
+    against the game: styles without their prefix, and levels as given (``7``,
+    ``expert``: a bot of that level measured the same way, on mirrored deals)."""
     known = styles_of(cls)
     names = known if given.strip() == "all" else [x.strip() for x in given.split(",") if x]
     for name in names:
         short = name.removeprefix(PREFIX)
-        if short not in known:
-            raise ValueError(f"{cls.game} has no style {short!r} (styles: {', '.join(known)})")
+        if short not in known and find_level(short) is None:
+            raise ValueError(
+                f"{cls.game} has no style {short!r} (styles: {', '.join(known)}; "
+                f"or a level, {min(LEVELS)} to {TOP})"
+            )
     return [x.removeprefix(PREFIX) for x in names]
+
+
+def opponent(cls: type[State], name: str) -> str:
+    """The bot name of an opponent of ``--vs`` (:func:`style_names`): a style's with its
+    prefix, a level's as it is."""
+    return PREFIX + name if name in styles_of(cls) else name
 
 
 def versus_settings(cls: type[State], settings: dict[str, Any]) -> dict[str, Any]:
@@ -89,7 +102,7 @@ def main(args: Any, cls: type[State], settings: dict[str, Any], options: dict[st
             cls.game,
             seats,
             cls.check_settings(seats, versus_settings(cls, settings)),
-            (entry, PREFIX + style),
+            (entry, opponent(cls, style)),
             options,
             args.seed,
             args.max_hands,
