@@ -57,6 +57,7 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
     wins = capped = hands = 0
     points = [0.0, 0.0]
     cpu = decisions = 0.0
+    their_cpu = their_decisions = 0.0
     side_of = get_game(plan.game).side_of
     for i, out in outcomes:
         sides = [entry_of_side(plan, i, side) for side in range(2)]
@@ -71,6 +72,9 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
             if sides[side_of(seat)] == 0:
                 cpu += out.cpu[seat]
                 decisions += out.decisions[seat]
+            else:
+                their_cpu += out.cpu[seat]
+                their_decisions += out.decisions[seat]
     n = len(outcomes)
     lo, hi = wilson(wins, n)
     row: dict[str, Any] = {
@@ -82,6 +86,10 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
         "ci95": [round(lo, 4), round(hi, 4)],
         "capped": capped,
         "cpu_seconds_per_decision": round(cpu / decisions, 6) if decisions else 0.0,
+        # the opponent's, on the same games (a level's cost against another's)
+        "vs_cpu_seconds_per_decision": round(their_cpu / their_decisions, 6)
+        if their_decisions
+        else 0.0,
     }
     if get_game(plan.game).team_count is not None:  # Mus: stones a hand
         row["stones_per_hand"] = [round(x / hands, 3) if hands else 0.0 for x in points]
@@ -128,7 +136,17 @@ def print_rows(game: str, rows: list[dict[str, Any]], seconds: float) -> None:
     unit = "games of 40, " if stones else ""
     table = Table(title=f"{game}: {unit}mirrored deals, in {seconds:.1f} s")
     last = "stones a hand (bot / style)" if stones else "mean score (bot / style)"
-    for col in ("bot", "vs", "games", "wins", "win rate", "95 % CI", last, "CPU/decision"):
+    for col in (
+        "bot",
+        "vs",
+        "games",
+        "wins",
+        "win rate",
+        "95 % CI",
+        last,
+        "CPU/decision",
+        "theirs",
+    ):
         table.add_column(col, justify="left" if col in ("bot", "vs") else "right")
     for r in rows:
         lo, hi = r["ci95"]
@@ -142,5 +160,6 @@ def print_rows(game: str, rows: list[dict[str, Any]], seconds: float) -> None:
             f"{lo:.1%}–{hi:.1%}",
             f"{pair[0]:.2f} / {pair[1]:.2f}",
             f"{r['cpu_seconds_per_decision'] * 1000:.1f} ms",
+            f"{r['vs_cpu_seconds_per_decision'] * 1000:.1f} ms",
         )
     stdout_console().print(table)
