@@ -948,7 +948,9 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
     Also sets the rollout policy for this search: our pair trusts the other
     pair's bets as our reading of them says, and the other pair trusts ours
     as much as our own openings so far deserve (a pair that is seen to bet
-    at every turn gets called).
+    at every turn gets called) — or, in a share ``own_cards`` of the samples
+    (level 8), not at all: it answers our bets on its own cards, as players
+    who do not read bets as greedy does (docs/bots.md, Level 8 in Mus).
     """
     me = view["seat"]
     memory = _memory(bot)
