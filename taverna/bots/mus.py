@@ -975,7 +975,8 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
 
             def mixed() -> State[Any]:
                 ROLLOUT_PARAMS[them] = plain if rng.random() < share else theirs
-                return sample(view, rng)
+                drawn: State[Any] = sample(view, rng)
+                return drawn
 
             return mixed
         return lambda: sample(view, rng)
