@@ -653,7 +653,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="STYLE[,STYLE]",
         help="measure the one bot of --bots against opponent styles (a list, or all: each "
-        "game has its own, docs/bots.md), on mirrored deals (a game of pairs in games of 40)",
+        "game has its own, docs/bots.md) or levels (careful,7), on mirrored deals (a game of "
+        "pairs in games of 40)",
     )
     p.add_argument("--games", type=_at_least_one, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=_whole, default=1, help="tournament seed (default 1)")

@@ -328,7 +328,7 @@ def _versus_check(
     name, own = parse_entry(entries[0])
     make_bot(name, cls, 0, 0, **{**options, **own})
     for style in styles:
-        make_bot(f"style:{style}", cls, 0, 0, **options)
+        make_bot(versus.opponent(cls, style), cls, 0, 0, **options)
     seats = cls.max_seats if cls.team_count is not None else 2
     cls.check_settings(seats, versus.versus_settings(cls, settings))
     return options

@@ -1,6 +1,7 @@
 """`taverna simulate GAME --bots BOT --vs STYLE`: one bot measured against opponent styles.
 
-Each style (:mod:`taverna.bots.styles`) plays the bot on mirrored deals: every deal
+Each style (:mod:`taverna.bots.styles`), or level (``--vs careful,7``), plays the bot on
+mirrored deals: every deal
 is played twice, the sides swapped, so neither side profits from its cards. Two seats
 in Muggins (one each), two pairs in Mus (two seats of the bot against two of the
 style), and Mus is counted in games of 40 (``games_per_cow=1``, one cow: a match is
@@ -14,6 +15,7 @@ import json
 import time
 from typing import Any
 
+from .bots.levels import LEVELS, TOP, find_level
 from .bots.match import Outcome
 from .bots.styles import PREFIX, styles_of
 from .games import get_game
@@ -22,14 +24,25 @@ from .simulate import Plan, entry_of_side, play_all, wilson
 
 
 def style_names(cls: type[State], given: str) -> list[str]:
-    """The styles ``--vs`` names (comma-separated, or ``all``), checked against the game."""
+    """The opponents ``--vs`` names (comma-separated, or ``all``: every style), checked
+    against the game: styles without their prefix, and levels as given (``7``,
+    ``expert``: a bot of that level measured the same way, on mirrored deals)."""
     known = styles_of(cls)
     names = known if given.strip() == "all" else [x.strip() for x in given.split(",") if x]
     for name in names:
         short = name.removeprefix(PREFIX)
-        if short not in known:
-            raise ValueError(f"{cls.game} has no style {short!r} (styles: {', '.join(known)})")
+        if short not in known and find_level(short) is None:
+            raise ValueError(
+                f"{cls.game} has no style {short!r} (styles: {', '.join(known)}; "
+                f"or a level, {min(LEVELS)} to {TOP})"
+            )
     return [x.removeprefix(PREFIX) for x in names]
+
+
+def opponent(cls: type[State], name: str) -> str:
+    """The bot name of an opponent of ``--vs`` (:func:`style_names`): a style's with its
+    prefix, a level's as it is."""
+    return PREFIX + name if name in styles_of(cls) else name
 
 
 def versus_settings(cls: type[State], settings: dict[str, Any]) -> dict[str, Any]:
@@ -68,6 +81,7 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
     wins = capped = hands = 0
     points = [0.0, 0.0]
     cpu = decisions = 0.0
+    their_cpu = their_decisions = 0.0
     side_of = get_game(plan.game).side_of
     for i, out in outcomes:
         sides = [entry_of_side(plan, i, side) for side in range(2)]
@@ -82,6 +96,9 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
             if sides[side_of(seat)] == 0:
                 cpu += out.cpu[seat]
                 decisions += out.decisions[seat]
+            else:
+                their_cpu += out.cpu[seat]
+                their_decisions += out.decisions[seat]
     n = len(outcomes)
     lo, hi = wilson(wins, n)
     row: dict[str, Any] = {
@@ -93,6 +110,10 @@ def tally(plan: Plan, outcomes: list[tuple[int, Outcome]]) -> dict[str, Any]:
         "ci95": [round(lo, 4), round(hi, 4)],
         "capped": capped,
         "cpu_seconds_per_decision": round(cpu / decisions, 6) if decisions else 0.0,
+        # the opponent's, on the same games (a level's cost against another's)
+        "vs_cpu_seconds_per_decision": round(their_cpu / their_decisions, 6)
+        if their_decisions
+        else 0.0,
     }
     if get_game(plan.game).team_count is not None:  # Mus: stones a hand
         row["stones_per_hand"] = [round(x / hands, 3) if hands else 0.0 for x in points]
@@ -109,7 +130,7 @@ def main(args: Any, cls: type[State], settings: dict[str, Any], options: dict[st
     t0 = time.perf_counter()
     for style in style_names(cls, args.vs):
         plan = versus_plan(
-            cls, settings, (entry, PREFIX + style), options, args.seed, args.max_hands
+            cls, settings, (entry, opponent(cls, style)), options, args.seed, args.max_hands
         )
         rows.append(tally(plan, play_all(plan, games, max(1, args.jobs), progress=False)))
     seconds = time.perf_counter() - t0
@@ -130,7 +151,17 @@ def print_rows(game: str, rows: list[dict[str, Any]], seconds: float) -> None:
     unit = "games of 40, " if stones else ""
     table = Table(title=f"{game}: {unit}mirrored deals, in {seconds:.1f} s")
     last = "stones a hand (bot / style)" if stones else "mean score (bot / style)"
-    for col in ("bot", "vs", "games", "wins", "win rate", "95 % CI", last, "CPU/decision"):
+    for col in (
+        "bot",
+        "vs",
+        "games",
+        "wins",
+        "win rate",
+        "95 % CI",
+        last,
+        "CPU/decision",
+        "theirs",
+    ):
         table.add_column(col, justify="left" if col in ("bot", "vs") else "right")
     for r in rows:
         lo, hi = r["ci95"]
@@ -144,5 +175,6 @@ def print_rows(game: str, rows: list[dict[str, Any]], seconds: float) -> None:
             f"{lo:.1%}–{hi:.1%}",
             f"{pair[0]:.2f} / {pair[1]:.2f}",
             f"{r['cpu_seconds_per_decision'] * 1000:.1f} ms",
+            f"{r['vs_cpu_seconds_per_decision'] * 1000:.1f} ms",
         )
     stdout_console().print(table)

@@ -1,6 +1,6 @@
 """A hint: the move the strong bot would make from one seat's view, and why.
 
-The hint is the bot of level :data:`LEVEL` (the expert, ISMCTS) asked on the seat's
+The hint is the bot of level :data:`LEVEL` (the top level, ISMCTS) asked on the seat's
 view — the same JSON the player's page has, never the state — with a budget of its
 own (:data:`BUDGET`), so it answers in well under a second. Like a bot's decision it
 is a value made from a request in JSON (:func:`taverna.bots.decision.ask`), so the
@@ -38,13 +38,15 @@ from . import heuristics, make_bot
 from .base import UnknownBot
 from .decision import BadRequest, _field, ask
 from .expert import ExpertBot
-from .levels import ALIASES, level_of
+from .levels import TOP, level_of
 
-#: the level whose bot gives the hints
-LEVEL = ALIASES["expert"]
+#: the level whose bot gives the hints: the top level's play (in Mus the other pair
+#: answers on its own cards, docs/bots.md, Level 8 in Mus) at the expert's budget
+LEVEL = TOP
 #: the hint's budget on top of its level's (and of the server's options for that level):
-#: the iterations of a decision; in Mus a pool of 175 samples, what the 0.05 s cut of
-#: wall time that hints had before kept on an idle machine on average (docs/bots.md,
+#: the iterations of the expert's decision (level 7's, not twice them); in Mus a pool of
+#: 175 samples, what the 0.05 s cut of wall time that hints had before kept on an idle
+#: machine on average (docs/bots.md,
 #: Budgets) — a count, like every budget: the same hint on any machine; and a safety
 #: cap of 3 s (taverna.bots.budget), which a hint never comes near
 BUDGET: dict[str, Any] = {"pool": 175, "seconds": 3.0}
@@ -55,7 +57,8 @@ def request(
 ) -> dict[str, Any]:
     """The request for a hint to ``seat`` on ``view`` (``options``, the server's for the
     hint's level, under the budget)."""
-    bot = make_bot(LEVEL, game, seat, seed=seed, **{**(options or {}), **BUDGET})
+    budget = heuristics.strategy(game).budget(1.0)
+    bot = make_bot(LEVEL, game, seat, seed=seed, **{**budget, **(options or {}), **BUDGET})
     return ask(bot, view, seed)
 
 

@@ -948,7 +948,9 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
     Also sets the rollout policy for this search: our pair trusts the other
     pair's bets as our reading of them says, and the other pair trusts ours
     as much as our own openings so far deserve (a pair that is seen to bet
-    at every turn gets called).
+    at every turn gets called) — or, in a share ``own_cards`` of the samples
+    (level 8), not at all: it answers our bets on its own cards, as players
+    who do not read bets as greedy does (docs/bots.md, Level 8 in Mus).
     """
     me = view["seat"]
     memory = _memory(bot)
@@ -956,13 +958,27 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
     base = PARAMS["trust"]
     ours = {**PARAMS, "trust": memory.reading.trust(base)}
     theirs = {**PARAMS, "trust": Reading.trust_for(memory.bets, memory.openings, base)}
+    them = 1 - (me & 1)
     ROLLOUT_PARAMS[me & 1] = ours
-    ROLLOUT_PARAMS[1 - (me & 1)] = theirs
+    ROLLOUT_PARAMS[them] = theirs
     game, rng = bot.game, bot.rng
+    # the share of samples in which the other pair answers our bets on its own cards
+    share = float(bot.options.get("own_cards", 0.0))
+    plain = {**theirs, "trust": 0.0}
+    if share >= 1:
+        ROLLOUT_PARAMS[them] = plain
     sample = game.sample
     if view.get("signals") and bot.options.get("senas", "read") == "ignore":
         view = {**view, "signals": []}  # the samples deal as if no seña had been seen
     if view["phase"] in ("mus", "discard") or (not view["lances"] and not view["betting"]):
+        if 0 < share < 1:
+
+            def mixed() -> State[Any]:
+                ROLLOUT_PARAMS[them] = plain if rng.random() < share else theirs
+                drawn: State[Any] = sample(view, rng)
+                return drawn
+
+            return mixed
         return lambda: sample(view, rng)
     pool: list[Mus] = []
     weights: list[float] = []
@@ -983,6 +999,8 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
         cum.append(acc)
 
     def draw() -> Mus:
+        if 0 < share < 1:
+            ROLLOUT_PARAMS[them] = plain if rng.random() < share else theirs
         i = bisect.bisect_left(cum, rng.random() * acc)
         return pool[min(i, len(pool) - 1)].clone(rng=rng)
 
@@ -1032,7 +1050,7 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
 
     game = "mus"
-    number_options = (*PARAMS, "pool")
+    number_options = (*PARAMS, "pool", "own_cards")
     retired_options: ClassVar[dict[str, str]] = {
         "pool_seconds": "the pool of samples is a count (pool, default 200) and only the "
         "safety cap (seconds) looks at the clock (docs/bots.md, Budgets)"

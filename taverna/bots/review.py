@@ -1,7 +1,7 @@
 """A review of a finished game: what each of one seat's decisions cost, by the strong bot.
 
 For every decision the seat took on its turn with more than one sensible action, the
-review asks what the ``expert`` bot would estimate from **that seat's view at that
+review asks what the top level's bot would estimate from **that seat's view at that
 moment** — the same JSON the player's page had, never the record's hidden deals — and
 compares the player's action with the bot's best: each candidate action (the search's
 actions at the root, and the player's own) is played out on the *same* sampled deals
@@ -45,11 +45,12 @@ from ..games.record import Record, parse_record
 from . import heuristics, make_bot
 from .decision import BadRequest, _field, follow_parent
 from .expert import paired_gain, paired_values
-from .levels import ALIASES
+from .levels import TOP
 
-#: the level whose bot reviews (its samples: Mus's pool of them, a count); the review's
-#: budget is its samples a decision (``Strategy.review_samples``), never the clock
-LEVEL = ALIASES["expert"]
+#: the level whose bot reviews (its play: in Mus the other pair answers on its own
+#: cards; its samples: Mus's pool of them, a count); the review's budget is its samples
+#: a decision (``Strategy.review_samples``), never the clock
+LEVEL = TOP
 
 #: how many standard errors of the paired difference another action must beat the
 #: player's by to count as better (the expert's ``margin``: no mistake made of noise)
