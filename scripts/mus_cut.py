@@ -26,7 +26,8 @@ from typing import Any
 
 from taverna.bots import make_bot
 from taverna.games import get_game
-from taverna.games.mus import MUS, NO_MUS
+from taverna.games.mus import MUS, NO_MUS, MusAction
+from taverna.games.mus import Mus as MusState
 from taverna.games.mus.hands import CARD_CLASS, hand_value
 from taverna.simulate import parse_sets, wilson
 
@@ -59,10 +60,11 @@ def cuts(level: str, deals: int, seed: int, options: dict[str, Any]) -> dict[str
         deal_seed = random.Random(f"{seed}:{d}").randrange(1 << 62)
         for place in range(4):
             state = Mus.new(4, settings, seed=deal_seed)
+            assert isinstance(state, MusState)
             seat = asked(state, place)
             bot = make_bot(level, Mus, seat, deal_seed + place, **options)
             action = bot.choose(state.view(seat))
-            assert action is not None
+            assert isinstance(action, MusAction)
             made[place] += action.code == NO_MUS
             thumb[place] += rule_of_thumb(list(state.hands[seat]))
     row: dict[str, Any] = {"level": level, "options": options, "deals": deals, "seed": seed}

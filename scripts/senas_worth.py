@@ -41,7 +41,9 @@ def wins_by_deal(plan: Plan, games: int) -> tuple[list[int], float]:
     return deals, seconds
 
 
-def compare(bot: str, style: str, games: int, seed: int, settings: dict[str, Any]) -> dict[str, Any]:
+def compare(
+    bot: str, style: str, games: int, seed: int, settings: dict[str, Any]
+) -> dict[str, Any]:
     """The bot with and without señas against ``style`` on the same deals and seeds."""
     cls = get_game("mus")
     checked = cls.check_settings(4, versus_settings(cls, settings))

@@ -1046,9 +1046,7 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
     #: ``senas``: ``read`` the señas seen (the greedy policy's estimates, the expert's
     #: samples) or ``ignore`` them (both make theirs), or ``off``: neither read nor make
     #: any: to measure what señas are worth to a pair
-    choice_options: ClassVar[dict[str, tuple[str, ...]]] = {
-        "senas": ("read", "ignore", "off")
-    }
+    choice_options: ClassVar[dict[str, tuple[str, ...]]] = {"senas": ("read", "ignore", "off")}
     scale = 1.0
     exploration = 0.3
     # playouts a decision: 1500 plays as well as 3000 did against greedy, with half the
