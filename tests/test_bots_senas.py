@@ -107,6 +107,17 @@ def test_greedy_reads_a_caught_opponents_seña() -> None:
     assert _grande_choices(B, 1, "medias_reyes", [2], "read") == "bet"
 
 
+def test_a_bot_with_senas_off_neither_makes_nor_reads_them() -> None:
+    s = start(deal(["12o 12c 3e 5b", "4o 4c 5o 6o", "11o 10c 7e 6b", "1o 2c 4e 5e"]))
+    play(s, "0 no_mus")
+    for level in ("greedy", "expert"):
+        options = STEADY if level == "expert" else {}
+        assert make_bot(level, Mus, 0, seed=1, **options).signals(s.view(0)) != []
+        assert make_bot(level, Mus, 0, seed=1, senas="off", **options).signals(s.view(0)) == []
+    # the partner's three kings make 11 10 7 6 a won Grande only for a bot that reads them
+    assert _grande_choices(A, 2, "medias_reyes", [], "off") == "pass"
+
+
 def test_told_p_moves_the_estimate_the_right_way() -> None:
     base = 0.5
     told = {2: frozenset({"medias_reyes"})}
@@ -117,7 +128,7 @@ def test_told_p_moves_the_estimate_the_right_way() -> None:
 
 
 def test_a_bad_senas_option_is_refused() -> None:
-    with pytest.raises(BotOptionError, match="senas must be read or ignore, not 'maybe'"):
+    with pytest.raises(BotOptionError, match="senas must be read or ignore or off, not 'maybe'"):
         make_bot("greedy", Mus, 0, seed=1, senas="maybe")
 
 

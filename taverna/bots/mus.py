@@ -20,7 +20,8 @@ discounted for each bet the other pair made in the lance.
 Señas (RULES.md §3): both levels make every seña their view allows
 (``may_signal``); the greedy policy reads those it sees when it opens a lance
 (:func:`told_p`), and the expert's samples deal the other hands consistently
-with them (``Mus.sample``). The option ``senas=ignore`` makes a bot read none.
+with them (``Mus.sample``). The option ``senas=ignore`` makes a bot read none,
+``senas=off`` neither read nor make any.
 
 The expert samples hidden hands consistent with the announcements, weighted
 by how likely the greedy policy would have played the betting seen so far
@@ -395,14 +396,19 @@ def told_p(
 
 def _told(bot: Any, view: View) -> dict[int, frozenset[str]]:
     """The señas the bot's seat saw made by others this hand, by seat (none when the
-    bot's option ``senas`` is ``ignore``)."""
-    if bot.options.get("senas", "read") == "ignore":
+    bot's option ``senas`` is ``ignore`` or ``off``)."""
+    if not reads_senas(bot):
         return {}
     seen: dict[int, set[str]] = {}
     for e in view.get("signals", ()):
         if e["seat"] != view["seat"]:
             seen.setdefault(e["seat"], set()).add(e["sign"])
     return {x: frozenset(v) for x, v in seen.items()}
+
+
+def reads_senas(bot: Any) -> bool:
+    """Whether the bot reads the señas it sees (its option ``senas`` is ``read``)."""
+    return bool(bot.options.get("senas", "read") == "read")
 
 
 def best_keep(t: Strength, hand: Sequence[int], pos: int) -> tuple[int, ...]:
@@ -968,7 +974,7 @@ def sampler(bot: Any, view: View) -> Callable[[], State[Any]]:
     if share >= 1:
         ROLLOUT_PARAMS[them] = plain
     sample = game.sample
-    if view.get("signals") and bot.options.get("senas", "read") == "ignore":
+    if view.get("signals") and not reads_senas(bot):
         view = {**view, "signals": []}  # the samples deal as if no seña had been seen
     if view["phase"] in ("mus", "discard") or (not view["lances"] and not view["betting"]):
         if 0 < share < 1:
@@ -1056,8 +1062,9 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
         "safety cap (seconds) looks at the clock (docs/bots.md, Budgets)"
     }
     #: ``senas``: ``read`` the señas seen (the greedy policy's estimates, the expert's
-    #: samples) or ``ignore`` them (both make theirs): to measure what reading is worth
-    choice_options: ClassVar[dict[str, tuple[str, ...]]] = {"senas": ("read", "ignore")}
+    #: samples) or ``ignore`` them (both make theirs), or ``off``: neither read nor make
+    #: any: to measure what señas are worth to a pair
+    choice_options: ClassVar[dict[str, tuple[str, ...]]] = {"senas": ("read", "ignore", "off")}
     scale = 1.0
     exploration = 0.3
     # playouts a decision: 1500 plays as well as 3000 did against greedy, with half the
@@ -1079,6 +1086,8 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
 
     def signals(self, bot: Bot, view: View) -> list[str]:
         # RULES.md §3 Señas: every seña the hand allows, as soon as it may be made
+        if bot.options.get("senas", "read") == "off":
+            return []
         return list(view.get("may_signal", ()))
 
     def rollout(self, state: Mus, rng: random.Random) -> None:
