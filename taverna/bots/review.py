@@ -48,8 +48,8 @@ from .expert import paired_gain, paired_values
 from .levels import TOP
 
 #: the level whose bot reviews (its play: in Mus the other pair answers on its own
-#: cards; its samples: Mus's pool of them, a count); the review's budget is its samples
-#: a decision (``Strategy.review_samples``), never the clock
+#: cards), at the expert's budget (Mus's pool of samples, a count); the review's budget
+#: is its samples a decision (``Strategy.review_samples``), never the clock
 LEVEL = TOP
 
 #: how many standard errors of the paired difference another action must beat the
@@ -143,7 +143,9 @@ def estimate(request: Mapping[str, Any]) -> dict[str, Any]:
     seed = _field(request, "seed", int)
     if view.get("seat") != seat:
         raise BadRequest("the view is not the seat's")
-    bot = make_bot(LEVEL, game, seat, seed=seed)
+    # the top level's play at the expert's budget (its Mus pool of samples): a review costs
+    # what it did
+    bot = make_bot(LEVEL, game, seat, seed=seed, **heuristics.strategy(game).budget(1.0))
     try:
         played = game.parse_action(_field(request, "action", dict), view["seats"])
     except Exception as e:  # the game's own message: a malformed action
