@@ -4,8 +4,9 @@ of a file or inside a function, comes with its runtime dependencies."""
 
 from __future__ import annotations
 
-import ast
+import json
 import re
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -15,14 +16,28 @@ from packaging.requirements import Requirement
 PACKAGE = Path(__file__).resolve().parent.parent / "taverna"
 
 
+#: the top-level names a package's files import, printed as JSON by a Python of its own:
+#: ``ast.parse`` in a test process that has run many others can fail with "AST constructor
+#: recursion depth mismatch" (CPython 3.11, python/cpython#106905), which is not this test's
+IMPORTS = """
+import ast, json, sys
+from pathlib import Path
+names = set()
+for path in Path(sys.argv[1]).rglob("*.py"):
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+print(json.dumps(sorted(names)))
+"""
+
+
 def _imported(root: Path) -> set[str]:
-    names: set[str] = set()
-    for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                names.update(a.name.split(".")[0] for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names.add(node.module.split(".")[0])
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTS, str(root)], capture_output=True, text=True, check=True
+    )
+    names = set(json.loads(done.stdout))
     return names - set(sys.stdlib_module_names) - {"taverna", "__future__"}
 
 

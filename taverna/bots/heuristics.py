@@ -58,6 +58,9 @@ class Strategy(Generic[S, A]):
     iterations: ClassVar[int] = 1200
     #: sampled deals a review plays each candidate action out on (taverna.bots.review)
     review_samples: ClassVar[int] = 256
+    #: the options the top level (:mod:`.levels`) takes in this game beyond the expert's
+    #: and its budget (Mus: its search's other pair answers on its own cards)
+    top_options: ClassVar[dict[str, Any]] = {}
     depth: ClassVar[int] = 10_000
     scale: ClassVar[float] = 10.0
     #: what :meth:`worth` counts in, as players count: ``points`` (the hand's points,

@@ -39,16 +39,17 @@ class Level:
     bot: type[Bot]
     options: Mapping[str, Any] = field(default_factory=dict)
     effort: float = 1.0
-    #: options of its own in some games, by the game's record name (on top of ``options``
-    #: and the budget)
-    games: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: the top level: with the options its game's strategy gives the top level
+    #: (:attr:`Strategy.top_options`), on top of ``options`` and the budget
+    top: bool = False
 
     def preset(self, game: type[State]) -> dict[str, Any]:
         """The options this level gives a bot of ``game``."""
         out = dict(self.options)
         if self.bot.searches:
             out.update(heuristics.strategy(game).budget(self.effort))
-        out.update(self.games.get(game.game, {}))
+        if self.top:
+            out.update(heuristics.strategy(game).top_options)
         return out
 
     def make(self, game: type[State], seat: int, seed: int | None = None, **options: Any) -> Bot:
@@ -70,7 +71,7 @@ LEVELS: dict[int, Level] = {
         Level(7, ExpertBot, {"forget": 0.0}, effort=1.0),
         # Mus: the other pair answers our bets on its own cards in the search's playouts
         # (it does not read them as greedy does), docs/bots.md, Level 8 in Mus
-        Level(8, ExpertBot, {"forget": 0.0}, effort=2.0, games={"mus": {"own_cards": 1.0}}),
+        Level(8, ExpertBot, {"forget": 0.0}, effort=2.0, top=True),
     )
 }
 #: the strongest level

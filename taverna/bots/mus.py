@@ -1057,6 +1057,9 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
 
     game = "mus"
     number_options = (*PARAMS, "pool", "own_cards")
+    #: level 8: the other pair answers our bets on its own cards in every sample
+    #: (docs/bots.md, Level 8 in Mus)
+    top_options: ClassVar[dict[str, Any]] = {"own_cards": 1.0}
     retired_options: ClassVar[dict[str, str]] = {
         "pool_seconds": "the pool of samples is a count (pool, default 200) and only the "
         "safety cap (seconds) looks at the clock (docs/bots.md, Budgets)"
