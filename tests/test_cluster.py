@@ -132,7 +132,9 @@ def test_the_owner_killed_mid_hand_another_node_goes_on_and_stakes_settle_once(
             for s in seats:
                 await s.connect(last_seq=0)
             while not (seats[0].view["hand_no"] >= 1 and len(seats[0].view["line"]) >= 3):
-                assert await _step(seats, bots), "nobody could move"
+                if not await _step(seats, bots):
+                    # nobody to act (a hand's end, a muggins window): the server moves on
+                    await _settle(seats, seats[0].seq + 1)
             before = {s.seat: (s.seq, s.view) for s in seats}
             killed_at = time.monotonic()
             assert dead.proc is not None
