@@ -42,6 +42,21 @@ def chromium(playwright_api: Any) -> Iterator[Any]:
             b.close()
 
 
+#: where the browser tests leave their screenshots, when asked for them
+ARTIFACTS = ROOT / "test-artifacts"
+#: ``TAVERNA_TEST_SHOTS=1`` asks for them: a full-page PNG costs the browser about half a
+#: second of CPU, which every run paid for pictures nobody looked at (no test reads them)
+SHOTS = os.environ.get("TAVERNA_TEST_SHOTS", "") not in ("", "0")
+
+
+def screenshot(target: Any, name: str, **options: Any) -> None:
+    """Save a picture of ``target`` (a page or a locator) as ``test-artifacts/NAME.png``
+    when ``TAVERNA_TEST_SHOTS`` is set; otherwise nothing."""
+    if SHOTS:
+        ARTIFACTS.mkdir(exist_ok=True)
+        target.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
+
+
 # ----------------------------------------------------------------- accessibility
 
 #: the two sizes every page is checked at: a laptop and a phone

@@ -9,21 +9,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .accounts_helpers import ACCOUNT_ENV, Member, unique, wait_finished
-from .browser_helpers import assert_accessible, chromium, strings
+from .browser_helpers import assert_accessible, chromium, screenshot, strings
 from .server_helpers import Server, database_url
 from .test_accounts_play import official_dominoes, play_all
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
-
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +184,7 @@ def test_the_club_pages_are_pages_of_the_same_site(server: Server, page: Any) ->
         page.wait_for_selector("main h1")
         assert look(page) == site, path
         playwright_api.expect(page.locator("#who")).to_have_text(f"{ana.name} · 1,000 chips")
-        page.screenshot(path=str(ARTIFACTS / f"club{path.replace('/', '-')}.png"), full_page=True)
+        screenshot(page, f"club{path.replace('/', '-')}", full_page=True)
     playwright_api.expect(page.locator("main h1")).to_have_text(ana.name)
     game = page.locator("main table").last.locator("tbody tr").first
     playwright_api.expect(game).to_contain_text(f"{ana.name}, Bruno (bot, Level 4)")

@@ -29,7 +29,7 @@ from taverna.games.base import Action, State
 from taverna.games.dominoes import Dominoes
 from taverna.games.mus import Mus
 
-from .browser_helpers import PHONE, chromium, strings
+from .browser_helpers import PHONE, chromium, screenshot, strings
 from .cards_helpers import deal as cards_deal
 from .cards_helpers import start as cards_start
 from .dominoes_helpers import deal as dominoes_deal
@@ -38,7 +38,7 @@ from .mus_helpers import action as mus_action
 from .mus_helpers import deal as mus_deal
 from .mus_helpers import start as mus_start
 from .server_helpers import Person, Server, database_url
-from .test_web_tables import ARTIFACTS, NAMES, Scripted
+from .test_web_tables import NAMES, Scripted
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -80,7 +80,6 @@ class Phone:
         self.page.emulate_media(reduced_motion="reduce")
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        ARTIFACTS.mkdir(exist_ok=True)
 
     def table(self, tid: str) -> Any:
         self.page.goto(f"{self.server.http}/#/table/{tid}")
@@ -88,7 +87,7 @@ class Phone:
         return self.page
 
     def shot(self, name: str) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"phone-{name}.png"))
+        screenshot(self.page, f"phone-{name}")
 
     def close(self) -> None:
         self.context.close()

@@ -19,7 +19,7 @@ import pytest
 from taverna.games import ALIASES, GAMES
 from taverna.server.guard import CSP
 
-from .browser_helpers import assert_accessible, chromium, rules, strings
+from .browser_helpers import assert_accessible, chromium, rules, screenshot, strings
 from .server_helpers import Server, database_url
 from .test_web_hostile import INJECTED, WATCH
 
@@ -29,7 +29,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "taverna" / "web" / "static"
 RULES = STATIC / "rules"
-ARTIFACTS = ROOT / "test-artifacts"
 LANGUAGES = {"en": "en-US", "it": "it-IT", "nl": "nl-NL", "es": "es-ES"}
 #: the blocks a section may hold (rules/rules.js BLOCKS), and the facts of each
 BLOCKS = {"p", "list", "steps", "example", "terms", "table"}
@@ -201,8 +200,7 @@ def test_every_game_has_its_page_in_every_language(browser: Any, server: Server,
         if lang == "en":
             assert_accessible(page, f"/rules/{game}")
         if lang in ("en", "it"):
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"rules-{game}-{lang}.png"), full_page=True)
+            screenshot(page, f"rules-{game}-{lang}", full_page=True)
     tab.close()
 
 
@@ -223,8 +221,7 @@ def test_the_short_names_and_a_section_in_the_address(browser: Any, server: Serv
     page.goto(f"{server.http}/rules/muggins-cards")
     page.wait_for_selector(".rules-text")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "rules-muggins-cards-phone.png"), full_page=True)
+    screenshot(page, "rules-muggins-cards-phone", full_page=True)
     tab.clean("phone")
     tab.close()
 

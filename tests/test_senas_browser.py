@@ -25,7 +25,7 @@ from taverna.bots import make_bot
 from taverna.games import get_game
 
 from .accounts_helpers import wait_finished
-from .browser_helpers import assert_accessible, chromium, strings
+from .browser_helpers import assert_accessible, chromium, screenshot, strings
 from .server_helpers import Person, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -33,7 +33,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 Mus = get_game("mus")
 
 #: the señas as every page names them: the federation's Spanish names
@@ -170,8 +169,8 @@ def play_and_sign(hands: list[Hand], pages: list[Any]) -> None:
     said = strings("en")["mus.log.sena"].replace("{name}", "Ana").replace("{sign}", SPANISH[sign])
     told = partner.locator(".log-list [data-event=signal]", has_text=said)
     playwright_api.expect(told).to_have_count(1)
-    maker.screenshot(path=str(ARTIFACTS / "senas-maker.png"), full_page=True)
-    partner.screenshot(path=str(ARTIFACTS / "senas-partner.png"), full_page=True)
+    screenshot(maker, "senas-maker", full_page=True)
+    screenshot(partner, "senas-partner", full_page=True)
     # the partner's page has it: the opponent's, told by the same server at once, has not
     assert opponent.locator('.mus-seat[data-seat="0"] .sena').count() == 0
     assert opponent.locator(".log-list [data-event=signal]", has_text="Ana").count() == 0
@@ -227,5 +226,5 @@ def test_the_replay_shows_each_sena_at_its_step(browser: Any, server: Server) ->
         same = [y for y in signals if (y["seat"], y["sign"]) == (x["seat"], x["sign"])]
         if len(same) == 1:
             playwright_api.expect(plate).to_have_count(0)
-    page.screenshot(path=str(ARTIFACTS / "senas-replay.png"), full_page=True)
+    screenshot(page, "senas-replay", full_page=True)
     context.close()

@@ -21,21 +21,19 @@ import re
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
-from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 import pytest
 import websockets
 
-from .browser_helpers import PHONE, chromium, strings
+from .browser_helpers import PHONE, chromium, screenshot, strings
 from .server_helpers import Person, Seat, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 T = TypeVar("T")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 #: the page's keepalive on this module's server: a ping every second, an answer within 2 s
 CLIENT_PING_EVERY, CLIENT_PONG_WITHIN = 1, 2
@@ -241,9 +239,8 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_by_itself(
         seen_away = time.monotonic() - silent
         assert EN["presence.away"].format(name="Ana") in away.inner_text()
         expect(away.locator(".away-left")).to_have_count(1)
-        ARTIFACTS.mkdir(exist_ok=True)
-        phone.screenshot(path=str(ARTIFACTS / "silent-network-lost.png"))
-        desk.screenshot(path=str(ARTIFACTS / "silent-network-away.png"))
+        screenshot(phone, "silent-network-lost")
+        screenshot(desk, "silent-network-away")
 
         # Bea plays meanwhile; Ana's page hears nothing of it, and still says it is lost
         # (the new sockets it tries go into the silence too)
@@ -268,7 +265,7 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_by_itself(
         expect(net).not_to_have_text(EN["net.lost"])
         away.wait_for(state="detached")  # Bea sees Ana back
         expect(phone.locator(".me-plate.turn")).to_have_count(1)  # Ana's turn now
-        phone.screenshot(path=str(ARTIFACTS / "silent-network-back.png"))
+        screenshot(phone, "silent-network-back")
         assert phone.errors == [] and desk.errors == []
     print(
         f"\nsilent network (client ping {CLIENT_PING_EVERY} s, pong within "

@@ -24,13 +24,12 @@ from websockets.sync.client import connect as ws_connect
 from taverna.bots import ALIASES
 
 from .accounts_helpers import PASSWORD, unique, wait_finished
-from .browser_helpers import STATIC, assert_accessible, chromium, game_folders, strings
+from .browser_helpers import STATIC, assert_accessible, chromium, game_folders, screenshot, strings
 from .server_helpers import Person, Server, database_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +66,6 @@ class Browser:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.checked: set[str] = set()
-        ARTIFACTS.mkdir(exist_ok=True)
 
     def accessible(self, where: str) -> None:
         """axe-core finds nothing wrong with the page as it is (at a laptop's and a phone's
@@ -82,7 +80,7 @@ class Browser:
         return self.page
 
     def shot(self, name: str) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        screenshot(self.page, name, full_page=True)
 
     def close(self) -> None:
         self.context.close()

@@ -22,10 +22,10 @@ import httpx
 import pytest
 
 from .accounts_helpers import ACCOUNT_ENV, Member, wait_finished
-from .browser_helpers import assert_accessible
+from .browser_helpers import assert_accessible, screenshot
 from .server_helpers import Person, Server, database_url
 from .test_accounts_play import play_all
-from .test_web_browser import ARTIFACTS, BOXES, Browser, finish_bots_only, in_sight, strings
+from .test_web_browser import BOXES, Browser, finish_bots_only, in_sight, strings
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -322,9 +322,7 @@ def test_hand_summaries_break_no_word_at_390_px(
             )
             assert fits, (lang, game)  # as wide as its panel, or it scrolls in it
             if lang in ("en", "nl"):
-                page.locator(".hand-summary").screenshot(
-                    path=str(ARTIFACTS / f"newcomer-summary-{game}-{lang}-390.png")
-                )
+                screenshot(page.locator(".hand-summary"), f"newcomer-summary-{game}-{lang}-390")
             if lang == "en":
                 tab.accessible(f"{game}: the last hand summed up")
     tab.close()

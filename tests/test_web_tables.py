@@ -34,7 +34,7 @@ from taverna.games import get_game
 from taverna.games.base import Action, State, event_for
 from taverna.games.mus import Mus
 
-from .browser_helpers import assert_accessible, chromium, strings
+from .browser_helpers import assert_accessible, chromium, screenshot, strings
 from .mus_helpers import action, deal, start
 from .server_helpers import Person, Server, database_url
 
@@ -43,7 +43,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 #: seconds an away player keeps the seat on this module's server
 GRACE = 12
 NAMES = ["Ana", "Bea", "Carla", "Dani"]
@@ -90,7 +89,6 @@ class Tab:
         self.page.set_default_timeout(20000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        ARTIFACTS.mkdir(exist_ok=True)
 
     def table(self, tid: str) -> Any:
         self.page.goto(f"{self.server.http}/#/table/{tid}")
@@ -98,7 +96,7 @@ class Tab:
         return self.page
 
     def shot(self, name: str, full_page: bool = True) -> None:
-        self.page.screenshot(path=str(ARTIFACTS / f"tables-{name}.png"), full_page=full_page)
+        screenshot(self.page, f"tables-{name}", full_page=full_page)
 
     def close(self) -> None:
         self.context.close()
