@@ -101,7 +101,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     if args.game == "cluster":
-        from .bench_cluster import run_cluster_bench
+        from .bench.cluster import run_cluster_bench
 
         return run_cluster_bench(
             database=args.database,
@@ -113,13 +113,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             as_json=args.json,
         )
     if args.game == "hints":
-        from .bench_hints import run_hints_bench
+        from .bench.hints import run_hints_bench
 
         return run_hints_bench(
             seconds=args.seconds if args.seconds_given else 30.0, as_json=args.json
         )
     if args.game == "server":
-        from .bench_server import run_server_bench
+        from .bench.server import run_server_bench
 
         return run_server_bench(
             tables=args.tables,
