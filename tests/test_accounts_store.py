@@ -15,7 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from taverna.server.names import name_keys
 from taverna.store.accounts import AccountStore, NameTaken, NotEnoughChips
 from taverna.store.db import MIGRATIONS, normalize_url
-from taverna.store.repo import Conflict, Store
+from taverna.store.errors import Conflict
+from taverna.store.repo import Store
 
 from .server_helpers import database_url, drop_database
 

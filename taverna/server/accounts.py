@@ -36,7 +36,8 @@ from zxcvbn import zxcvbn
 
 from ..games import GAMES, get_game
 from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
-from ..store.repo import Store, TableInfo
+from ..store.repo import Store
+from ..store.tables import TableInfo
 from . import text
 from .config import Config
 from .errors import Refused, answer, game_named

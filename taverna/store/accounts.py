@@ -37,6 +37,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import skills
+from .errors import Conflict, NotFound
+from .ids import hash_token, new_id
 from .models import (
     ChipEntry,
     LoginSession,
@@ -51,8 +53,10 @@ from .models import (
     Table,
     now,
 )
-from .repo import Conflict, NotFound, SeatInfo, Store, add_guest, hash_token, new_id
-from .repo import shared_address as _shared_address
+from .players import add_guest
+from .repo import Store
+from .tables import SeatInfo
+from .tables import shared_address as _shared_address
 
 WELCOME_CHIPS = 1000
 WIN_POINTS = 12

@@ -25,6 +25,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(t: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored in UTC): make them comparable."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     pass
 

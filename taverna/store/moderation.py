@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from .errors import NotFound
 from .models import (
     ChatMessage,
     ChatReport,
@@ -20,7 +21,7 @@ from .models import (
     SeatAddress,
     Table,
 )
-from .repo import NotFound, Store
+from .repo import Store
 
 
 def _iso(t: datetime | None) -> str | None:

@@ -17,6 +17,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..pairing import Game
+from .errors import Conflict, NotFound
+from .ids import new_id
 from .models import (
     Player,
     RatingEntry,
@@ -28,7 +30,7 @@ from .models import (
     TournamentEntry,
 )
 from .models import TournamentGame as GameRow
-from .repo import Conflict, NotFound, Store, new_id
+from .repo import Store
 
 
 def _aware(t: datetime) -> datetime:
