@@ -35,8 +35,10 @@ from starlette.datastructures import Headers
 from zxcvbn import zxcvbn
 
 from ..games import GAMES, get_game
-from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
+from ..store.accounts import AccountStore, NameTaken
+from ..store.chips import WELCOME_CHIPS
 from ..store.repo import Store
+from ..store.settlement import WHY_OF_NOTE
 from ..store.tables import TableInfo
 from . import text
 from .config import Config

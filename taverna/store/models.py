@@ -30,6 +30,11 @@ def aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
+def iso(t: datetime | None) -> str | None:
+    """A stored time as ISO 8601, in UTC (None: none stored)."""
+    return None if t is None else aware(t).isoformat()
+
+
 class Base(DeclarativeBase):
     pass
 
