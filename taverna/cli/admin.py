@@ -12,7 +12,7 @@ from .arguments import AddParser
 
 
 def add_commands(add_parser: AddParser) -> None:
-    """``admin`` and its tools."""
+    """Add ``taverna admin`` and its tools (look-alikes, grant, revoke, ratings)."""
     p = add_parser(
         "admin",
         help="look after the club's data (operators)",

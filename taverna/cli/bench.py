@@ -9,7 +9,7 @@ from .arguments import AddParser, at_least_one, not_negative, not_negative_int, 
 
 
 def add_commands(add_parser: AddParser) -> None:
-    """``bench``."""
+    """Add ``taverna bench``."""
     p = add_parser(
         "bench",
         help="measure an engine's speed with random self-play",

@@ -9,8 +9,7 @@ from .arguments import AddParser, at_least_one, whole
 
 
 def add_commands(add_parser: AddParser) -> None:
-    """``play``."""
-
+    """Add ``taverna play``."""
     p = add_parser(
         "play",
         help="play a game in the terminal against bots",

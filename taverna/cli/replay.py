@@ -10,7 +10,7 @@ from .arguments import AddParser
 
 
 def add_commands(add_parser: AddParser) -> None:
-    """``replay``."""
+    """Add ``taverna replay``."""
     p = add_parser(
         "replay",
         help="replay game records and print the result as JSON",

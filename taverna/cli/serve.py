@@ -14,7 +14,7 @@ from .arguments import AddParser, at_least_one, not_negative, port_number
 
 
 def add_commands(add_parser: AddParser) -> None:
-    """``serve`` and ``worker``."""
+    """Add ``taverna serve`` and ``taverna worker``."""
     p = add_parser(
         "serve",
         help="run the club: lobby, tables, live play, web client",

@@ -9,7 +9,7 @@ from .arguments import AddParser, at_least_one, whole
 
 
 def add_commands(add_parser: AddParser) -> None:
-    """``simulate`` and ``ladder``."""
+    """Add ``taverna simulate`` and ``taverna ladder``."""
     p = add_parser(
         "simulate",
         help="a tournament between bots, with win rates and ratings",

@@ -20,6 +20,8 @@ from .models import Seat, SeatAddress, Table, now
 
 @dataclass
 class SeatInfo:
+    """One seat of a table: who sits in it (a player or a bot), or nobody."""
+
     seat: int
     player_id: str | None = None
     player_name: str | None = None
@@ -58,6 +60,8 @@ def kept_for(options: dict[str, Any], seat: int, at: float | None = None) -> str
 
 @dataclass
 class TableInfo:
+    """A table as plain data: its game, settings, options, status and seats."""
+
     id: str
     game: str
     seat_count: int
@@ -120,7 +124,7 @@ def shared_address(s: Session, table_id: str, player_ids: list[str]) -> bool:
     return any(len(ids) > 1 for ids in seen.values())
 
 
-def table_info(t: Table) -> TableInfo:
+def _table_info(t: Table) -> TableInfo:
     """A stored table as plain data (whether its players share an address, if official)."""
     shares = False
     if t.options.get("official"):
@@ -178,7 +182,7 @@ class TableStore(Database):
                 s.add(Seat(table_id=tid, seat=i, replaced=False))
             s.flush()
             s.refresh(t)
-            return table_info(t)
+            return _table_info(t)
 
         return await self.run(q)
 
@@ -203,7 +207,7 @@ class TableStore(Database):
             if old.again is not None:
                 found = s.get(Table, old.again)
                 assert found is not None
-                return table_info(found)
+                return _table_info(found)
             options = {
                 k: v
                 for k, v in old.options.items()
@@ -235,7 +239,7 @@ class TableStore(Database):
             old.again = tid
             s.flush()
             s.refresh(t)
-            return table_info(t)
+            return _table_info(t)
 
         return await self.run(q)
 
@@ -244,7 +248,7 @@ class TableStore(Database):
             t = s.get(Table, table_id)
             if t is None:
                 raise NotFound(f"no table {table_id!r}", "no_table")
-            return table_info(t)
+            return _table_info(t)
 
         return await self.run(q)
 
@@ -253,7 +257,7 @@ class TableStore(Database):
 
         def q(s: Session) -> list[TableInfo]:
             stmt = select(Table).where(Table.status == "playing").order_by(Table.created_at)
-            return [table_info(t) for t in s.execute(stmt).scalars()]
+            return [_table_info(t) for t in s.execute(stmt).scalars()]
 
         return await self.run(q)
 
@@ -287,7 +291,7 @@ class TableStore(Database):
             stmt = select(Table).where(Table.status.in_(statuses)).order_by(Table.created_at.desc())
             if game:
                 stmt = stmt.where(Table.game == game)
-            return [table_info(t) for t in s.execute(stmt.limit(500)).scalars()]
+            return [_table_info(t) for t in s.execute(stmt.limit(500)).scalars()]
 
         return await self.run(q)
 
@@ -343,7 +347,7 @@ class TableStore(Database):
             row.left = left
             s.flush()
             s.refresh(t)
-            return table_info(t)
+            return _table_info(t)
 
         return await self.run(q)
 
@@ -384,7 +388,7 @@ class TableStore(Database):
                 raise NotFound(f"no table {table_id!r}", "no_table")
             t.options = {**t.options, key: value}  # a new dict: the JSON column sees it
             s.flush()
-            return table_info(t)
+            return _table_info(t)
 
         return await self.run(q)
 
