@@ -31,7 +31,7 @@ from taverna.bots import make_bot
 from taverna.bots.match import make_signals
 from taverna.games import get_game
 from taverna.games.base import State
-from taverna.simulate import parse_sets
+from taverna.series import parse_sets
 
 
 def timed_pool(state: State, view: dict[str, Any], seed: int) -> list[tuple[float, float]] | None:

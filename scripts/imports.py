@@ -25,7 +25,7 @@ PACKAGE = "taverna"
 
 #: the platform: the club around the games (a game's rules and a bot's search are
 #: held to their own measures, in the engines' issue)
-PLATFORM = ("taverna/server/", "taverna/store/", "taverna/web/static/", "taverna/cli.py")
+PLATFORM = ("taverna/server/", "taverna/store/", "taverna/web/static/", "taverna/cli/")
 #: no platform file longer than this
 MAX_LINES = 600
 

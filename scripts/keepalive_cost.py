@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 import websockets
 
-from taverna.bench_server import free_port, wait_healthy
+from taverna.bench.server import free_port, wait_healthy
 
 #: name: (server ping interval, server ping timeout, page ping every; 0: none)
 SETTINGS = {

@@ -29,7 +29,7 @@ from taverna.games import get_game
 from taverna.games.mus import MUS, NO_MUS, MusAction
 from taverna.games.mus import Mus as MusState
 from taverna.games.mus.hands import CARD_CLASS, hand_value
-from taverna.simulate import parse_sets, wilson
+from taverna.series import parse_sets, wilson
 
 KING = 7
 

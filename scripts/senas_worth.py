@@ -25,7 +25,7 @@ from typing import Any
 
 from taverna.bots.styles import PREFIX
 from taverna.games import get_game
-from taverna.simulate import Plan, entry_of_side, play_all, wilson
+from taverna.series import Plan, entry_of_side, play_all, wilson
 from taverna.versus import style_names, versus_settings
 
 
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], help="table settings KEY=VALUE")
     args = parser.parse_args(argv)
-    from taverna.simulate import parse_sets
+    from taverna.series import parse_sets
 
     settings = parse_sets(args.set)
     games = args.games + args.games % 2

@@ -31,7 +31,7 @@ from .bots.levels import LEVELS
 from .bots.styles import PREFIX
 from .games import GAMES, get_game
 from .games.base import State
-from .simulate import play_all
+from .series import play_all
 from .versus import style_names, tally, versus_plan
 
 #: the level held at the club's starting rating: the default level, the one a newcomer

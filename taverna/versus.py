@@ -20,7 +20,7 @@ from .bots.match import Outcome
 from .bots.styles import PREFIX, styles_of
 from .games import get_game
 from .games.base import State
-from .simulate import Plan, entry_of_side, play_all, wilson
+from .series import Plan, entry_of_side, play_all, wilson
 
 
 def style_names(cls: type[State], given: str) -> list[str]:

@@ -13,9 +13,11 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 
 from taverna.server.names import name_keys
-from taverna.store.accounts import AccountStore, NameTaken, NotEnoughChips
+from taverna.store.accounts import AccountStore, NameTaken
+from taverna.store.chips import NotEnoughChips
 from taverna.store.db import MIGRATIONS, normalize_url
-from taverna.store.repo import Conflict, Store
+from taverna.store.errors import Conflict
+from taverna.store.repo import Store
 
 from .server_helpers import database_url, drop_database
 

@@ -18,7 +18,7 @@ from taverna.bots.simple import BeginnerBot, GreedyBot
 from taverna.games import GAMES, get_game
 from taverna.games.cards import card_id
 from taverna.games.dominoes import LEFT, RIGHT, DominoAction
-from taverna.simulate import wilson
+from taverna.series import wilson
 
 #: short games, so that the strongest levels play whole ones in a few seconds
 SHORT: dict[str, dict[str, Any]] = {

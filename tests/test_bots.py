@@ -13,7 +13,8 @@ from taverna.bots import LEVELS, Bot, bot_class, make_bot
 from taverna.bots.match import decide, play_game
 from taverna.cli import main
 from taverna.games import GAMES, get_game
-from taverna.simulate import Plan, bradley_terry, entry_of_side, wilson
+from taverna.series import Plan, entry_of_side, wilson
+from taverna.simulate import bradley_terry
 
 FAST = {"iterations": 60}
 #: a budget in work: the same seed gives the same decision however loaded the machine

@@ -20,7 +20,8 @@ from taverna.bots.match import decide, make_signals, play_game
 from taverna.games.mus import GRANDE, Mus
 from taverna.games.mus.senas import holds
 from taverna.games.record import load_record, replay, replay_text
-from taverna.simulate import Plan, parse_entry, run
+from taverna.series import Plan, parse_entry
+from taverna.simulate import run
 
 from .mus_helpers import deal, play, start
 

@@ -67,7 +67,7 @@ def test_bench_refuses_nonsense_numbers(argv, why, capsys) -> None:
     assert why in refused(argv, capsys)
 
 
-def test_bench_server_says_why_its_server_did_not_start(capsys) -> None:
+def test_the_server_bench_says_why_its_server_did_not_start(capsys) -> None:
     """It used to wait 30 s and end in a traceback ("the server did not start")."""
     assert main(["bench", "server", "--database", "bogus://x", "--tables", "1"]) == 1
     out, err = capsys.readouterr()

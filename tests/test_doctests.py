@@ -24,7 +24,7 @@ def _modules() -> list[str]:
         for m in pkgutil.walk_packages(pkg.__path__, f"{pkg.__name__}."):
             if ".migrations" not in m.name:
                 names.append(m.name)
-    return [*names, "taverna.glicko2", "taverna.ladder"]
+    return [*names, "taverna.glicko2", "taverna.ladder", "taverna.series"]
 
 
 @pytest.mark.parametrize("name", _modules())

@@ -16,7 +16,7 @@ from taverna.games import get_game
 from taverna.games.base import Event
 from taverna.server.config import Config
 from taverna.server.rooms import Conn, Room, RoomHub
-from taverna.store.repo import SeatInfo, TableInfo
+from taverna.store.tables import SeatInfo, TableInfo
 
 
 class SlowStore:
@@ -125,7 +125,7 @@ def test_a_resumed_room_keeps_the_time_left_on_the_turn_and_in_the_muggins_windo
     saved at a graceful stop, or counted from the last move to the last heartbeat."""
     from datetime import UTC, datetime, timedelta
 
-    from taverna.store.repo import StoredGame
+    from taverna.store.record import StoredGame
 
     async def go() -> None:
         store = SlowStore()

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from taverna.bots import make_bot
-from taverna.store.repo import Fenced, Store
+from taverna.store.fencing import Fenced
+from taverna.store.repo import Store
 
 from .server_helpers import database_url, drop_database
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from taverna.store.repo import Fenced, Store, _Write
+from taverna.store.fencing import Fenced
+from taverna.store.repo import Store
+from taverna.store.writer import Write, commit
 
 from .server_helpers import database_url, drop_database
 
@@ -38,9 +40,9 @@ def test_a_batch_with_one_stale_fence_stores_none_of_it(store: Store) -> None:
     async def go() -> None:
         a, b, c = await _three_owned_tables(store)
         await store.claim(c, 2, "n2")  # n2 took c over: n1's token 1 is old for c
-        batch = [_Write(t, 0, {"type": "pass"}, (), None, None, 1) for t in (a, b, c)]  # type: ignore[arg-type]
+        batch = [Write(t, 0, {"type": "pass"}, (), None, None, 1) for t in (a, b, c)]  # type: ignore[arg-type]
         with pytest.raises(Fenced) as e:
-            store._commit(batch)
+            commit(store.engine, batch)
         assert e.value.table_id == c
         for t in (a, b, c):
             assert await store.actions(t) == []  # one transaction: nothing of it stayed

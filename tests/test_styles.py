@@ -17,7 +17,7 @@ from taverna.cli import main
 from taverna.games import GAMES, get_game
 from taverna.games.mus import CHICA, GRANDE, JUEGO, Mus
 from taverna.games.mus.hands import parse_hand
-from taverna.simulate import Plan, _play_one
+from taverna.series import Plan, play_one
 
 from .mus_helpers import deal, play, start
 
@@ -297,7 +297,7 @@ def test_cards_aggressive_scores_now_and_defensive_leaves_least() -> None:
 
 def test_mirrored_games_share_their_deals() -> None:
     plan = Plan("muggins-dominoes", 2, {}, ("greedy", "style:defensive"), {}, 5, 100, mirrored=True)
-    seeds = [_play_one((plan, i))[1].seed for i in range(4)]
+    seeds = [play_one((plan, i))[1].seed for i in range(4)]
     assert seeds[0] == seeds[1] != seeds[2] == seeds[3]
 
 

@@ -8,6 +8,11 @@ through ``apply``, every event made (as the server plays). A game's
 minimal loop is found through the entry point group ``taverna.bench``
 (:mod:`taverna.registry`): ``minimal(seats, seconds, seed) -> {"hands_per_second",
 "actions_per_second"}``; a game without one is measured alone.
+
+The club's own benches are modules beside it: :mod:`.server` (``taverna bench server``:
+real tables over WebSockets), :mod:`.cluster` (``taverna bench cluster``: several nodes
+and bot workers) and :mod:`.hints` (``taverna bench hints``: a flood of hints against a
+table's strong bot).
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ class TerminalGame:
 
 
 def main(args: Any) -> int:
-    from ..simulate import parse_sets
+    from ..series import parse_sets
 
     try:
         cls = get_game(args.game)

@@ -35,8 +35,11 @@ from starlette.datastructures import Headers
 from zxcvbn import zxcvbn
 
 from ..games import GAMES, get_game
-from ..store.accounts import WELCOME_CHIPS, WHY_OF_NOTE, AccountStore, NameTaken
-from ..store.repo import Store, TableInfo
+from ..store.accounts import AccountStore, NameTaken
+from ..store.chips import WELCOME_CHIPS
+from ..store.repo import Store
+from ..store.settlement import WHY_OF_NOTE
+from ..store.tables import TableInfo
 from . import text
 from .config import Config
 from .errors import Refused, answer, game_named

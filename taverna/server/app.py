@@ -32,7 +32,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__, native
 from ..games import titles
 from ..store.db import DATABASE_AWAY
-from ..store.repo import Conflict, NotFound, Store
+from ..store.errors import Conflict, NotFound
+from ..store.repo import Store
 from . import (
     accounts,
     chat_api,

@@ -22,7 +22,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from ..store.db import DATABASE_AWAY
-from ..store.repo import Conflict
+from ..store.errors import Conflict
 from .protocol import error
 from .text import TextProblem, prose
 

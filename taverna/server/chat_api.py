@@ -10,7 +10,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, field_validator
 
-from ..store.repo import NotFound, TableInfo
+from ..store.errors import NotFound
+from ..store.tables import TableInfo
 from . import text
 from .accounts import client_address
 from .chat import PLAYERS, SPECTATORS

@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..games import TavernaError, get_game
-from ..store.repo import NotFound, Store
+from ..store.errors import NotFound
+from ..store.repo import Store
 
 log = logging.getLogger("taverna.figures")
 

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ..games.record import replay_steps
-from ..store.repo import Conflict
+from ..store.errors import Conflict
 from . import errors
 from .deps import store_of
 

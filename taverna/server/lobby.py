@@ -11,7 +11,8 @@ from ..bots import ALIASES, LEVELS, ratings
 from ..bots.levels import DEFAULT
 from ..games import GAMES, SettingsError, short_names
 from ..games.base import State
-from ..store.repo import Conflict, NotFound, TableInfo
+from ..store.errors import Conflict, NotFound
+from ..store.tables import TableInfo
 from . import accounts, errors
 from .deps import Player, SeatNumber, config_of, hub_of, store_of
 from .errors import Refused

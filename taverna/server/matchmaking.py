@@ -28,7 +28,8 @@ from pydantic import BaseModel, Field
 from .. import glicko2
 from ..bots import ratings
 from ..bots.levels import DEFAULT
-from ..store.repo import Conflict, NotFound, TableInfo
+from ..store.errors import Conflict, NotFound
+from ..store.tables import TableInfo
 from . import accounts, errors
 from .deps import Player, config_of, hub_of, store_of
 from .errors import Refused

@@ -22,7 +22,7 @@ from importlib import resources
 
 from ..bots.base import UnknownBot
 from ..bots.levels import level_of
-from ..store.repo import SeatInfo
+from ..store.tables import SeatInfo
 
 #: one name per seat (seat 4 would be Alba again)
 BOT_NAMES = ("Alba", "Bruno", "Chiara", "Diego")

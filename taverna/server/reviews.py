@@ -25,7 +25,8 @@ from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
 from ..bots.review import estimate, forced, in_units, requests, summary
-from ..store.repo import Conflict, Store
+from ..store.errors import Conflict
+from ..store.repo import Store
 from ..store.reviews import ReviewStore
 from . import accounts
 from .deps import Player, SeatNumber, store_of

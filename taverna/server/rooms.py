@@ -41,7 +41,11 @@ from ..games.base import (
     event_for,
 )
 from ..store.db import DATABASE_AWAY
-from ..store.repo import Conflict, Fenced, Store, StoredGame, TableInfo
+from ..store.errors import Conflict
+from ..store.fencing import Fenced
+from ..store.record import StoredGame
+from ..store.repo import Store
+from ..store.tables import TableInfo
 from . import signals
 from .chat import TableChat
 from .config import Config

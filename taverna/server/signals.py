@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.base import IllegalAction
 from ..games.mus.senas import draw_catches
-from ..store.repo import Fenced
+from ..store.fencing import Fenced
 
 if TYPE_CHECKING:
     from .rooms import Refusal, Room

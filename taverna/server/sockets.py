@@ -19,7 +19,9 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store.db import DATABASE_AWAY
-from ..store.repo import NotFound, Store, TableInfo
+from ..store.errors import NotFound
+from ..store.repo import Store
+from ..store.tables import TableInfo
 from . import accounts, moderation
 from .chat import chat_message
 from .config import Config

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from .. import pairing
 from ..games import get_game
-from ..store.repo import Conflict, NotFound
+from ..store.errors import Conflict, NotFound
 from ..store.tournaments import TournamentStore
 from . import errors, text
 from .accounts import CLUB, _hub, username_key

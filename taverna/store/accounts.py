@@ -1,69 +1,31 @@
-"""Accounts, chips and the ranking in the database.
+"""Accounts in the database: registration, sessions, names in use and look-alikes,
+and :class:`AccountStore`, the store of accounts, chips and the ranking.
 
-Every method is one transaction (run by :meth:`Store.run`). Chips only move
-through :func:`_move_chips`, which refuses to take a balance below zero and
-writes the ledger row in the same transaction; the database's check
-constraints (``chips >= 0``, ``balance >= 0``) stand behind it. A table moves
-a player's chips and points at most once per reason (unique constraints), so
-settling a table twice is impossible, not merely avoided.
-
-The rules (PLATFORM.md, Accounts, chips and the ranking):
-
-- a new account gets :data:`WELCOME_CHIPS`;
-- an official game holds every player's stake when it starts; at the end the
-  winning side takes the losers' stakes (each winner gets back their own
-  stake and an equal share of the losers'); a draw returns every stake;
-- each player of the winning side gets :data:`WIN_POINTS`, each loser
-  :data:`LOSS_POINTS`; a player who abandons gets :data:`ABANDON_POINTS` at
-  once and is not scored again (their seat, played on by a bot, still wins or
-  loses its stake: chips follow the seat);
-- when two players at the table share an address, no points and no chips
-  move: stakes are returned and an abandonment already counted is voided.
+Every method is one transaction (run by :meth:`Store.run`). The rules of chips and
+points (PLATFORM.md, Accounts, chips and the ranking) are :mod:`.settlement`'s;
+where players stand is :mod:`.standings`'.
 """
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, delete, func, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import skills
-from .models import (
-    ChipEntry,
-    LoginSession,
-    NameKey,
-    Player,
-    Rating,
-    RatingEntry,
-    Seat,
-    SeatAddress,
-    Settlement,
-    Skill,
-    Table,
-    now,
-)
-from .repo import Conflict, NotFound, SeatInfo, Store, add_guest, hash_token, new_id
-from .repo import shared_address as _shared_address
-
-WELCOME_CHIPS = 1000
-WIN_POINTS = 12
-LOSS_POINTS = -10
-ABANDON_POINTS = -20
-
-
-#: why an official game moved no points (the settlement's note, and its code)
-SHARED_NOTE = "two players shared an address: no points, stakes returned"
-NO_WINNER_NOTE = "nobody won: stakes returned"
-WHY_OF_NOTE = {SHARED_NOTE: "shared_address", NO_WINNER_NOTE: "no_winner"}
+from .chips import WELCOME_CHIPS, move_chips
+from .errors import NotFound
+from .ids import hash_token, new_id
+from .models import ChipEntry, LoginSession, NameKey, Player, Seat, Settlement, Table, iso, now
+from .players import add_guest
+from .repo import Store
+from .settlement import WHY_OF_NOTE, SettlementStore
+from .standings import StandingsStore, ratings_of
 
 
 class NameTaken(Exception):
@@ -111,15 +73,10 @@ def _look_alike(
     return None if found is None else (str(found[0]), bool(found[1]))
 
 
-class NotEnoughChips(Conflict):
-    """A player has fewer chips than a movement needs."""
-
-    def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message, "not_enough_chips", **params)
-
-
-class AccountStore:
-    """Accounts, sessions, chips, ratings: the store's methods for issue 8."""
+class AccountStore(SettlementStore, StandingsStore):
+    """Accounts, sessions, chips, ratings: the store's methods for accounts
+    (``AccountStore(store)``), the settlement's (:mod:`.settlement`) and the
+    standings' (:mod:`.standings`) among them."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -159,7 +116,7 @@ class AccountStore:
             s.flush()
             s.execute(delete(NameKey).where(NameKey.player_id == player.id))
             s.add_all(NameKey(key=k, player_id=player.id) for k in keys)
-            balance = _move_chips(s, player.id, WELCOME_CHIPS, "welcome", None)
+            balance = move_chips(s, player.id, WELCOME_CHIPS, "welcome", None)
             return {**_me(player), "chips": balance}
 
         try:
@@ -242,7 +199,7 @@ class AccountStore:
             if p is None:
                 raise NotFound("no such player")
             out = _me(p)
-            out["ratings"] = _ratings_of(s, player_id)
+            out["ratings"] = ratings_of(s, player_id)
             return out
 
         return await self.store.run(q)
@@ -263,7 +220,7 @@ class AccountStore:
                     "balance": e.balance,
                     "reason": e.reason,
                     "table": e.table_id,
-                    "at": _iso(e.created_at),
+                    "at": iso(e.created_at),
                     # a stake returned says why: "shared_address" or "no_winner"
                     "why": WHY_OF_NOTE.get(note or "", "") if e.reason == "refund" else "",
                 }
@@ -332,8 +289,8 @@ class AccountStore:
             return {
                 "id": p.id,
                 "name": p.name,
-                "registered_at": _iso(p.registered_at),
-                "ratings": _ratings_of(s, p.id),
+                "registered_at": iso(p.registered_at),
+                "ratings": ratings_of(s, p.id),
             }
 
         return await self.store.run(q)
@@ -349,290 +306,8 @@ class AccountStore:
 
         return await self.store.run(q)
 
-    # ------------------------------------------------------------- history
-
-    async def history(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Finished tables the player sat at, newest first, with their points there."""
-
-        def q(s: Session) -> list[dict[str, Any]]:
-            rows = s.execute(
-                select(Table, Seat.seat, Seat.replaced)
-                .join(Seat, Seat.table_id == Table.id)
-                .where(Seat.player_id == player_id, Table.status == "finished")
-                .order_by(Table.finished_at.desc())
-                .limit(limit)
-            ).all()
-            ids = [t.id for t, _, _ in rows]
-            points: dict[str, int] = defaultdict(int)
-            if ids:
-                for tid, delta in s.execute(
-                    select(RatingEntry.table_id, RatingEntry.delta).where(
-                        RatingEntry.player_id == player_id, RatingEntry.table_id.in_(ids)
-                    )
-                ):
-                    points[tid] += delta
-            return [
-                {
-                    "table": t.id,
-                    "game": t.game,
-                    "seat": seat,
-                    "seats": t.seat_count,
-                    "abandoned": replaced,
-                    "official": bool(t.options.get("official")),
-                    "public": bool(t.options.get("public", True)),
-                    "stake": t.options.get("stake"),
-                    "result": t.result,
-                    # who sat where, as the table shows it (names as they are now)
-                    "seating": [
-                        SeatInfo(x.seat, x.player_id, x.player_name, x.bot, x.replaced, x.left)
-                        for x in t.seats
-                    ],
-                    "points": points.get(t.id, 0) if t.options.get("official") else None,
-                    "finished_at": _iso(t.finished_at),
-                }
-                for t, seat, replaced in rows
-            ]
-
-        return await self.store.run(q)
-
-    async def ranking(
-        self, game: str, limit: int = 100, offset: int = 0
-    ) -> tuple[int, list[dict[str, Any]]]:
-        """(how many are ranked, one page of the ranking), best first, ties share a rank."""
-
-        def q(s: Session) -> tuple[int, list[dict[str, Any]]]:
-            total = s.execute(
-                select(func.count()).select_from(Rating).where(Rating.game == game)
-            ).scalar_one()
-            rows = s.execute(
-                select(Rating, Player.name)
-                .join(Player, Player.id == Rating.player_id)
-                .where(Rating.game == game)
-                .order_by(Rating.points.desc(), Rating.games.asc(), Player.name.asc())
-                .limit(limit)
-                .offset(offset)
-            ).all()
-            out: list[dict[str, Any]] = []
-            rank = 0
-            for i, (r, name) in enumerate(rows):
-                if i == 0:  # the page may start within a tie
-                    rank = (
-                        1
-                        + s.execute(
-                            select(func.count())
-                            .select_from(Rating)
-                            .where(Rating.game == game, Rating.points > r.points)
-                        ).scalar_one()
-                    )
-                elif r.points != rows[i - 1][0].points:
-                    rank = offset + i + 1
-                out.append({"rank": rank, "player": name, **_standing(r)})
-            return int(total), out
-
-        return await self.store.run(q)
-
-    # ------------------------------------------------------- skill ratings
-
-    async def skill_ranking(
-        self, game: str, limit: int = 100, offset: int = 0
-    ) -> tuple[int, list[dict[str, Any]]]:
-        """(how many are rated, one page of them by rating), established first."""
-        return await self.store.run(lambda s: skills.ranking(s, game, limit, offset))
-
-    async def skills(self, player_id: str) -> dict[str, dict[str, Any]]:
-        """A player's skill rating per game, with its history (the plot), oldest first."""
-
-        def q(s: Session) -> dict[str, dict[str, Any]]:
-            out = skills.skills_of(s, player_id)
-            for game, entry in out.items():
-                entry["history"] = skills.history(s, player_id, game)
-            return out
-
-        return await self.store.run(q)
-
-    async def recompute_skills(self, game: str) -> dict[str, Any]:
-        """Every rating of ``game`` computed afresh from the stored results, beside the
-        stored ones: ``{player id: {"stored": (r, rd, vol), "computed": (r, rd, vol)}}``."""
-
-        def q(s: Session) -> dict[str, Any]:
-            fresh = skills.recompute(s, game)
-            stored = {
-                r.player_id: (r.rating, r.rd, r.vol)
-                for r in s.execute(select(Skill).where(Skill.game == game)).scalars()
-            }
-            return {
-                pid: {
-                    "stored": stored.get(pid),
-                    "computed": (r.r, r.rd, r.vol) if (r := fresh.get(pid)) else None,
-                }
-                for pid in sorted(set(stored) | set(fresh))
-            }
-
-        return await self.store.run(q)
-
-    # ------------------------------------------------------------- tables
-
-    async def note_address(self, table_id: str, player_id: str, address: str) -> None:
-        """Remember that a player sat or connected from an address (the same-IP rule)."""
-        address = address[:64]
-
-        def q(s: Session) -> None:
-            if s.get(SeatAddress, (table_id, player_id, address)) is None:
-                s.add(SeatAddress(table_id=table_id, player_id=player_id, address=address[:64]))
-
-        # the same row from a concurrent connection is noted already
-        with contextlib.suppress(IntegrityError):
-            await self.store.run(q)
-
-    async def hold_stakes(self, table_id: str) -> None:
-        """Take every seated player's stake as an official game starts; all or none."""
-
-        def q(s: Session) -> None:
-            t = s.get(Table, table_id, with_for_update=not self.store.sqlite)
-            if t is None:
-                raise NotFound(f"no table {table_id!r}", "no_table")
-            if t.status != "open":
-                raise Conflict(f"table {table_id} is {t.status}", "table_not_open", status=t.status)
-            stake = int(t.options.get("stake") or 0)
-            for seat in t.seats:
-                if seat.bot or seat.player_id is None:
-                    raise Conflict(
-                        f"seat {seat.seat}: an official table seats registered humans",
-                        "official_humans_only",
-                    )
-                p = s.get(Player, seat.player_id)
-                assert p is not None
-                if p.username is None:
-                    raise Conflict(
-                        f"seat {seat.seat}: {p.name} is a guest, not registered",
-                        "not_registered",
-                        name=p.name,
-                    )
-                if p.chips < stake:
-                    raise NotEnoughChips(
-                        f"{p.name} has {p.chips} chips, fewer than the stake of {stake}",
-                        name=p.name,
-                        chips=p.chips,
-                        stake=stake,
-                    )
-                if stake:  # a tournament may be played for no stake
-                    _move_chips(s, p.id, -stake, "stake", table_id)
-
-        await self.store.run(q)
-
-    async def abandon(self, table_id: str, game: str, player_id: str) -> bool:
-        """−20 at once to a player who abandoned an official game; False if it does not count."""
-
-        def q(s: Session) -> bool:
-            if s.get(Settlement, table_id) is not None:
-                return False
-            t = s.get(Table, table_id)
-            if t is None:
-                return False
-            if _shared_address(s, table_id, [x.player_id for x in t.seats if x.player_id]):
-                return False
-            return _abandon(s, table_id, game, player_id)
-
-        try:
-            return await self.store.run(q)
-        except IntegrityError:  # counted already (a concurrent call)
-            return False
-
-    async def settle(
-        self,
-        table_id: str,
-        game: str,
-        winners: set[str] | None,
-        result: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        """Move the chips, the points and the skill ratings of a finished official game,
-        once.
-
-        ``winners`` are the player ids of the winning side's seats (None: nobody
-        won); ``result`` the game's result (its ``scores`` and ``winner`` side: the
-        skill ratings, :mod:`.skills`). Returns ``{"ranked", "note", "points": {id: Δ},
-        "chips": {id: Δ}}``.
-        """
-        at = now()
-
-        def q(s: Session) -> dict[str, Any]:
-            done = s.get(Settlement, table_id)
-            if done is not None:
-                return _settled(s, table_id, done)
-            t = s.get(Table, table_id, with_for_update=not self.store.sqlite)
-            if t is None:
-                raise NotFound(f"no table {table_id!r}", "no_table")
-            stake = int(t.options.get("stake") or 0)
-            seated = [(x.player_id, x.replaced) for x in t.seats if x.player_id]
-            ids = [pid for pid, _ in seated]
-            held = set(
-                s.execute(
-                    select(ChipEntry.player_id).where(
-                        ChipEntry.table_id == table_id, ChipEntry.reason == "stake"
-                    )
-                ).scalars()
-            )
-            abandoned = set(
-                s.execute(
-                    select(RatingEntry.player_id).where(
-                        RatingEntry.table_id == table_id, RatingEntry.reason == "abandoned"
-                    )
-                ).scalars()
-            )
-            if _shared_address(s, table_id, ids):
-                note = SHARED_NOTE
-                ranked = False
-            elif winners is None:
-                note = NO_WINNER_NOTE
-                ranked = False
-            else:
-                note = ""
-                ranked = True
-            if not ranked:
-                for pid in ids:
-                    if pid in held:
-                        _move_chips(s, pid, stake, "refund", table_id)
-                for pid in abandoned:
-                    _rate(s, pid, game, table_id, -ABANDON_POINTS, "voided", games=-1, abandons=-1)
-            else:
-                assert winners is not None
-                won = [pid for pid in ids if pid in held and pid in winners]
-                lost = [pid for pid in ids if pid in held and pid not in winners]
-                if won:
-                    share, extra = divmod(stake * len(lost), len(won))
-                    for i, pid in enumerate(won):
-                        _move_chips(s, pid, stake + share + (i < extra), "win", table_id)
-                for pid, replaced in seated:
-                    if pid in abandoned:
-                        continue  # PLATFORM.md: an abandoner is not scored again
-                    if replaced:  # the server stopped before the abandonment was counted
-                        _abandon(s, table_id, game, pid)
-                    elif pid in winners:
-                        _rate(s, pid, game, table_id, WIN_POINTS, "won", games=1, wins=1)
-                    else:
-                        _rate(s, pid, game, table_id, LOSS_POINTS, "lost", games=1, losses=1)
-                if result is not None:
-                    skills.rate_table(s, t, result, at)
-            settlement = Settlement(table_id=table_id, ranked=ranked, note=note, created_at=at)
-            s.add(settlement)
-            s.flush()
-            return _settled(s, table_id, settlement)
-
-        try:
-            return await self.store.run(q)
-        except IntegrityError:  # settled concurrently: read what was done
-            return await self.store.run(
-                lambda s: _settled(s, table_id, s.get(Settlement, table_id))
-            )
-
 
 # ------------------------------------------------------------------ helpers
-
-
-def _iso(t: datetime | None) -> str | None:
-    if t is None:
-        return None
-    return (t if t.tzinfo is not None else t.replace(tzinfo=UTC)).isoformat()
 
 
 def _me(p: Player) -> dict[str, Any]:
@@ -641,7 +316,7 @@ def _me(p: Player) -> dict[str, Any]:
         "name": p.name,
         "registered": p.username is not None,
         "chips": int(p.chips),
-        "registered_at": _iso(p.registered_at),
+        "registered_at": iso(p.registered_at),
     }
 
 
@@ -661,100 +336,3 @@ def _rename(s: Session, player_id: str, name: str) -> None:
             names = list(names)
             names[seat] = name
             table.result = {**result, "names": names}  # a new value: JSON is stored whole
-
-
-def _standing(r: Rating) -> dict[str, Any]:
-    return {
-        "points": r.points,
-        "games": r.games,
-        "wins": r.wins,
-        "losses": r.losses,
-        "abandons": r.abandons,
-    }
-
-
-def _ratings_of(s: Session, player_id: str) -> dict[str, Any]:
-    rows = s.execute(select(Rating).where(Rating.player_id == player_id)).scalars()
-    return {r.game: _standing(r) for r in rows}
-
-
-def _move_chips(s: Session, player_id: str, delta: int, reason: str, table_id: str | None) -> int:
-    """Add ``delta`` chips (negative: take) and write the ledger row; never below zero."""
-    balance = s.execute(
-        update(Player)
-        .where(Player.id == player_id, Player.chips + delta >= 0)
-        .values(chips=Player.chips + delta)
-        .returning(Player.chips)
-        .execution_options(synchronize_session=False)
-    ).scalar_one_or_none()
-    if balance is None:
-        have = s.execute(select(Player.chips).where(Player.id == player_id)).scalar_one_or_none()
-        raise NotEnoughChips(f"{-delta} chips needed, {have or 0} held", chips=have or 0)
-    s.add(
-        ChipEntry(
-            player_id=player_id, table_id=table_id, delta=delta, balance=balance, reason=reason
-        )
-    )
-    s.flush()
-    return int(balance)
-
-
-def _rate(
-    s: Session, player_id: str, game: str, table_id: str, delta: int, reason: str, **counts: int
-) -> None:
-    """One rating entry and the player's standing in ``game`` moved by it."""
-    s.add(
-        RatingEntry(player_id=player_id, game=game, table_id=table_id, delta=delta, reason=reason)
-    )
-    insert = pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
-    s.execute(
-        insert(Rating)
-        .values(player_id=player_id, game=game, points=0, games=0, wins=0, losses=0, abandons=0)
-        .on_conflict_do_nothing()
-    )
-    values: dict[str, Any] = {"points": Rating.points + delta}
-    for name, n in counts.items():
-        values[name] = getattr(Rating, name) + n
-    s.execute(
-        update(Rating)
-        .where(Rating.player_id == player_id, Rating.game == game)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
-    s.flush()
-
-
-def _abandon(s: Session, table_id: str, game: str, player_id: str) -> bool:
-    exists = s.execute(
-        select(RatingEntry.id).where(
-            RatingEntry.player_id == player_id,
-            RatingEntry.table_id == table_id,
-            RatingEntry.reason == "abandoned",
-        )
-    ).first()
-    if exists is not None:
-        return False
-    _rate(s, player_id, game, table_id, ABANDON_POINTS, "abandoned", games=1, abandons=1)
-    return True
-
-
-def _settled(s: Session, table_id: str, settlement: Settlement | None) -> dict[str, Any]:
-    points: dict[str, int] = defaultdict(int)
-    chips: dict[str, int] = defaultdict(int)
-    for pid, delta in s.execute(
-        select(RatingEntry.player_id, RatingEntry.delta).where(RatingEntry.table_id == table_id)
-    ):
-        points[pid] += delta
-    for pid, delta in s.execute(
-        select(ChipEntry.player_id, ChipEntry.delta).where(ChipEntry.table_id == table_id)
-    ):
-        chips[pid] += delta
-    note = settlement.note if settlement else ""
-    return {
-        "ranked": bool(settlement.ranked) if settlement else False,
-        "note": note,
-        # why it did not count, for a client to say in its own words
-        "why": WHY_OF_NOTE.get(note, ""),
-        "points": dict(points),
-        "chips": dict(chips),
-    }

@@ -25,6 +25,16 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(t: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored in UTC): make them comparable."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def iso(t: datetime | None) -> str | None:
+    """A stored time as ISO 8601, in UTC (None: none stored)."""
+    return None if t is None else aware(t).isoformat()
+
+
 class Base(DeclarativeBase):
     pass
 

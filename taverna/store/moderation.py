@@ -5,12 +5,13 @@ every moderator's action, reported chat messages, and pairs of accounts worth a 
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from .errors import NotFound
 from .models import (
     ChatMessage,
     ChatReport,
@@ -19,14 +20,9 @@ from .models import (
     Player,
     SeatAddress,
     Table,
+    iso,
 )
-from .repo import NotFound, Store
-
-
-def _iso(t: datetime | None) -> str | None:
-    if t is None:
-        return None
-    return (t if t.tzinfo is not None else t.replace(tzinfo=UTC)).isoformat()
+from .repo import Store
 
 
 class ModerationStore:
@@ -99,9 +95,9 @@ class ModerationStore:
             return {
                 "id": p.id,
                 "name": p.name,
-                "banned_until": _iso(p.banned_until),
+                "banned_until": iso(p.banned_until),
                 "ban_reason": p.ban_reason,
-                "silenced_until": _iso(p.silenced_until),
+                "silenced_until": iso(p.silenced_until),
                 "silence_reason": p.silence_reason,
             }
 
@@ -131,12 +127,12 @@ class ModerationStore:
             ).scalars()
             return [
                 {
-                    "at": _iso(e.created_at),
+                    "at": iso(e.created_at),
                     "moderator": names.get(e.moderator_id or ""),
                     "action": e.action,
                     "target": names.get(e.target_id or "", e.target_id),
                     "reason": e.reason,
-                    "until": _iso(e.until),
+                    "until": iso(e.until),
                     "allowed": e.allowed,
                 }
                 for e in rows
@@ -185,10 +181,10 @@ class ModerationStore:
                         "player_id": m.player_id,
                         "text": m.text,
                         "phrase": m.phrase,
-                        "at": _iso(m.created_at),
+                        "at": iso(m.created_at),
                         "reporters": int(distinct),
                         "reports": int(count),
-                        "last_report": _iso(last),
+                        "last_report": iso(last),
                         "reasons": reasons,
                     }
                 )

@@ -10,13 +10,15 @@ stops anywhere in a round, or two nodes that both look, change nothing twice
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..pairing import Game
+from .errors import Conflict, NotFound
+from .ids import new_id
 from .models import (
     Player,
     RatingEntry,
@@ -26,13 +28,10 @@ from .models import (
     Table,
     Tournament,
     TournamentEntry,
+    aware,
 )
 from .models import TournamentGame as GameRow
-from .repo import Conflict, NotFound, Store, new_id
-
-
-def _aware(t: datetime) -> datetime:
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+from .repo import Store
 
 
 def _entry_json(s: Session, e: TournamentEntry) -> dict[str, Any]:
@@ -54,7 +53,7 @@ def _json(t: Tournament) -> dict[str, Any]:
         "rounds": t.rounds,
         "settings": t.settings,
         "stake": t.stake,
-        "starts_at": _aware(t.starts_at).isoformat(),
+        "starts_at": aware(t.starts_at).isoformat(),
         "status": t.status,
         "round": t.round,
         "note": t.note,
@@ -230,7 +229,7 @@ class TournamentStore:
                     Tournament.status.in_(("upcoming", "running"))
                 )
             ).all()
-            return [tid for tid, st, when in rows if st == "running" or _aware(when) <= at]
+            return [tid for tid, st, when in rows if st == "running" or aware(when) <= at]
 
         return await self.store.run(q)
 
@@ -432,7 +431,7 @@ class TournamentStore:
                         "sides": list(g.sides),
                         "table": table.id,
                         "status": table.status,
-                        "started_at": _aware(table.started_at) if table.started_at else None,
+                        "started_at": aware(table.started_at) if table.started_at else None,
                         "result": table.result,
                         "abandoned": abandoned,
                         "seats": [(x.seat, x.player_id, x.replaced) for x in table.seats],

@@ -1,5 +1,5 @@
 // Load generator: N tables of two random players on boardgame.io clients (SocketIO
-// transport), all in this process. Mirrors taverna/bench_server.py: each player moves
+// transport), all in this process. Mirrors taverna/bench/server.py: each player moves
 // when it is its turn after a think time uniform in [0.5T, 1.5T], and a move's latency
 // runs from sending it to receiving the update whose _stateID is above the one it was
 // sent from. Moves answered before the warm-up ends are played but not timed.

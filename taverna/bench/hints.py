@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bench_server import free_port, percentile, wait_healthy
+from .server import free_port, percentile, wait_healthy
 
 #: the flood of the issue: guests from one address, and sockets of each
 GUESTS = 5
@@ -84,7 +84,7 @@ def _client(base: str, address: str) -> Any:
 def _game() -> str:
     """The game of every table here: the first the club lists (two seats: a person and
     a bot), as `taverna bench server` plays; a game that ends is followed by another."""
-    from .games import GAMES
+    from ..games import GAMES
 
     return next(iter(GAMES))
 
@@ -113,8 +113,8 @@ async def _person(base: str, ws_base: str, stop: asyncio.Event, timed: Waits) ->
     a new table when a game ends."""
     import websockets
 
-    from .bots import make_bot
-    from .games import get_game
+    from ..bots import make_bot
+    from ..games import get_game
 
     n = 0
     while not stop.is_set():

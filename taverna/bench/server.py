@@ -25,13 +25,14 @@ from collections.abc import Iterator
 from typing import Any
 
 
-def _raise_fd_limit(want: int) -> None:
+def raise_fd_limit(want: int) -> None:
+    """Let this process hold ``want`` files open (sockets: one per player), up to the hard limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
 
 
-async def _client(
+async def random_player(
     url: str,
     cookie: str,
     stop: float,
@@ -46,8 +47,8 @@ async def _client(
     """
     import websockets
 
-    from .bots import make_bot
-    from .games import get_game
+    from ..bots import make_bot
+    from ..games import get_game
 
     async with websockets.connect(url, additional_headers={"Cookie": cookie}, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello"}))
@@ -219,10 +220,10 @@ def run_server_bench(
     as_json: bool = False,
     think: float = 1.0,
 ) -> int:
-    from .games import GAMES
+    from ..games import GAMES
 
     game = game or next(iter(GAMES))  # the first game the club lists
-    _raise_fd_limit(65536)
+    raise_fd_limit(65536)
     tmp = tempfile.mkdtemp(prefix="taverna-bench-")
     url = database or f"sqlite:///{tmp}/bench.db"
     port = free_port()
@@ -242,7 +243,7 @@ def run_server_bench(
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
-            preexec_fn=lambda: _raise_fd_limit(65536),
+            preexec_fn=lambda: raise_fd_limit(65536),
         )
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     try:
@@ -270,7 +271,7 @@ def run_server_bench(
             with no_collector():
                 await asyncio.gather(
                     *(
-                        _client(url_of(tid), cookie, stop, latencies, moves, think, warm)
+                        random_player(url_of(tid), cookie, stop, latencies, moves, think, warm)
                         for tid, cookie, _ in seats
                     ),
                     return_exceptions=True,

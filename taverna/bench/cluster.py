@@ -38,16 +38,16 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from .bench_server import (
-    _client,
-    _raise_fd_limit,
+from ..games import GAMES, get_game
+from ..games.base import State
+from .server import (
     free_port,
     no_collector,
     percentile,
+    raise_fd_limit,
+    random_player,
     wait_healthy,
 )
-from .games import GAMES, get_game
-from .games.base import State
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
 QUICK_EXPERT = {"expert": {"iterations": 1200}}
@@ -107,7 +107,7 @@ def _processes(commands: list[tuple[list[str], dict[str, str]]]) -> Iterator[lis
                     env={**os.environ, **env},
                     stdout=subprocess.DEVNULL,
                     stderr=log,
-                    preexec_fn=lambda: _raise_fd_limit(65536),
+                    preexec_fn=lambda: raise_fd_limit(65536),
                 )
             )
         yield procs
@@ -192,7 +192,7 @@ async def _play(
     for i, (tid, seats) in enumerate(tables):
         for cookie, seat in seats:
             url = f"{ws_bases[(i + seat) % len(ws_bases)]}/ws/tables/{tid}"
-            clients.append(_client(url, cookie, stop, latencies, moves, think, warm))
+            clients.append(random_player(url, cookie, stop, latencies, moves, think, warm))
     await asyncio.gather(*clients, return_exceptions=True)
     elapsed = time.perf_counter() - t0
     used = resource.getrusage(resource.RUSAGE_SELF)
@@ -250,7 +250,7 @@ async def _bot_moves(ws_base: str, tables: list[Any], seconds: float) -> dict[st
     move (from the update that made it the bot's turn to the update of its move)."""
     import websockets
 
-    from .bots import make_bot
+    from ..bots import make_bot
 
     bot_waits: list[float] = []
     mine: list[float] = []
@@ -382,7 +382,7 @@ def run_cluster_bench(
     think: float = 1.0,
     as_json: bool = False,
 ) -> int:
-    _raise_fd_limit(65536)
+    raise_fd_limit(65536)
     pg = database or os.environ.get("TAVERNA_DATABASE_URL") or PG
     if not pg.startswith("postgresql"):
         print(
