@@ -1,6 +1,6 @@
 """Each game's own figures (issue 18, Statistics), counted from hand-made records.
 
-The records are written from the rule text (RULES.md §1–3): the sets and decks are
+The records are written from the rule text (docs/rules.md §1, §2, §3): the sets and decks are
 spelled out here from the rules' notation, not taken from the engines, and each
 expected count follows from the rules alone.
 """
@@ -16,11 +16,11 @@ import pytest
 from taverna.games import GAMES, MalformedRecord, get_game
 from taverna.games.record import parse_record, replay
 
-#: RULES.md §1: the double-six set, ``a-b`` with pips 0..6
+#: docs/rules.md §1.1: the double-six set, ``a-b`` with pips 0..6
 TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
-#: RULES.md §2: 52 French cards, rank + suit
+#: docs/rules.md §2.1: 52 French cards, rank + suit
 CARDS = [r + s for r in ("A", *map(str, range(2, 11)), "J", "Q", "K") for s in "SHDC"]
-#: RULES.md §3: the 40-card Spanish deck, rank + suit
+#: docs/rules.md §3.1: the 40-card Spanish deck, rank + suit
 SPANISH = [f"{r}{s}" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for s in "oceb"]
 
 
@@ -62,7 +62,7 @@ def test_a_record_of_another_game_is_refused() -> None:
 
 
 def cards_record(actions: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
-    # RULES.md §2 Deal: dealer 0, so seat 1 leads
+    # docs/rules.md §2.3: dealer 0, so seat 1 leads
     hands = [["5S", "10H", "KD", "2C", "3C"], ["10S", "4H", "7H", "8H", "9H"]]
     deal = {"hands": hands, "stock": rest(CARDS, *hands), "dealer": 0}
     return {
@@ -79,9 +79,9 @@ def test_a_muggins_call_by_seat_1_on_seat_0() -> None:
     record = cards_record(
         [
             {"seat": 1, "type": "play", "card": "10S"},  # 10
-            # 10 + 5 = 15 scores 15 (RULES.md §2 Scoring a play), and seat 0 does not claim
+            # 10 + 5 = 15 scores 15 (docs/rules.md §2.6), and seat 0 does not claim
             {"seat": 0, "type": "play", "card": "5S"},
-            # RULES.md §2 The muggins rule: an opponent calls Muggins! and takes them
+            # docs/rules.md §2.7: an opponent calls Muggins! and takes them
             {"seat": 1, "type": "muggins"},
             {"seat": 1, "type": "play", "card": "4H"},  # 19
         ]
@@ -130,7 +130,7 @@ def test_dominoes_count_the_credited_placements() -> None:
         "seats": 2,
         "deals": [{"hands": hands, "boneyard": rest(TILES, *hands), "opener": 1}],
         "actions": [
-            # RULES.md §1 Count: 5-5 alone counts 10, credited
+            # docs/rules.md §1.5: 5-5 alone counts 10, credited
             {"seat": 1, "type": "play", "tile": "5-5"},
             # the double at the left end counts 10, the new right end 0: 10, credited
             {"seat": 0, "type": "play", "tile": "5-0", "end": "right"},
@@ -143,7 +143,7 @@ def test_dominoes_count_the_credited_placements() -> None:
     assert Dominoes.figures(record, 1) == {"dominoes": 0, "scoring_plays": 1}
 
 
-#: RULES.md §3: seat 0 holds three kings and an ace (3 counts as a king): the best
+#: docs/rules.md §3.1, §3.5: seat 0 holds three kings and an ace (3 counts as a king): the best
 #: Grande, medias of kings, juego of 31; seat 1 a pair of caballos and 29; seat 2 a pair
 #: of aces (2 counts as an ace) and 11; seat 3 medias of sietes and 31
 MUS_HANDS = [
@@ -172,7 +172,7 @@ def test_an_ordago_in_grande_accepted_and_won() -> None:
         [
             {"seat": 0, "type": "no_mus"},
             {"seat": 0, "type": "ordago"},  # Grande: mano calls órdago
-            # RULES.md §3 Órdago accepted: the pair winning Grande wins the game
+            # docs/rules.md §3.6.4: the pair winning Grande wins the game
             {"seat": 1, "type": "accept"},
         ]
     )
@@ -192,7 +192,7 @@ def test_an_ordago_refused_and_the_lances_of_a_showdown() -> None:
             *({"seat": s, "type": "pass"} for s in range(4)),  # Grande in pass
             {"seat": 0, "type": "pass"},
             {"seat": 1, "type": "ordago"},  # Chica
-            # RULES.md §3 Refused: both answerers say no quiero; pair 1 takes 1 stone
+            # docs/rules.md §3.6.3: both answerers say no quiero; pair 1 takes 1 stone
             {"seat": 2, "type": "reject"},
             {"seat": 0, "type": "reject"},
             *({"seat": s, "type": "pass"} for s in range(4)),  # Pares: all hold pares

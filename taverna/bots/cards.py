@@ -1,4 +1,4 @@
-"""What the bots know about Muggins cards (RULES.md §2).
+"""What the bots know about Muggins cards (docs/rules.md §2).
 
 Every level claims its own scores and calls Muggins! on a missed one — unless
 it forgets: the bot option ``forget`` is the chance of letting a claim or a
@@ -65,7 +65,7 @@ def slip(bot: Bot, view: View, legal: list[CardAction], action: CardAction) -> C
     """A scoring play made without its claim, as often as the bot forgets claims.
 
     The score is then pending: the bot may still claim it (if it does not
-    forget that too) and every opponent may call Muggins! (RULES.md §2).
+    forget that too) and every opponent may call Muggins! (docs/rules.md §2.7).
     """
     if action.type == "play" and action.claim:
         bare = Cards.play_action(action.seat, action.card, claim=False)
@@ -75,7 +75,8 @@ def slip(bot: Bot, view: View, legal: list[CardAction], action: CardAction) -> C
 
 
 def points_of(total: int, value: int, limit: int) -> int:
-    """What a play scores at once: a multiple of five its total, the limit 2 (RULES.md §2)."""
+    """What a play scores at once: a multiple of five its total, the limit 2
+    (docs/rules.md §2.6)."""
     new = total + value
     if new == limit:
         return 2 + (new if new % 5 == 0 else 0)
@@ -194,8 +195,8 @@ def search_actions(state: Cards, seat: int) -> list[CardAction]:
 
 
 def explain(view: View, action: CardAction, events: list[Event] | None) -> dict[str, Any] | None:
-    """What the move scores now, as the engine says it (RULES.md §2): a play's points, a
-    claim's or a Muggins! call's credit."""
+    """What the move scores now, as the engine says it (docs/rules.md §2.6, §2.7): a
+    play's points, a claim's or a Muggins! call's credit."""
     seat = view["seat"]
     points = 0
     for e in events or ():

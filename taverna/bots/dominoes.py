@@ -1,4 +1,4 @@
-"""What the bots know about Muggins dominoes (RULES.md §1)."""
+"""What the bots know about Muggins dominoes (docs/rules.md §1)."""
 
 # taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
@@ -107,7 +107,7 @@ def beginner(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
 def explain(
     view: View, action: DominoAction, legal: list[DominoAction], events: list[Event] | None
 ) -> dict[str, Any] | None:
-    """What the play scores now (the engine's credit, RULES.md §1: the ends a multiple of
+    """What the play scores now (the engine's credit, docs/rules.md §1.5: the ends a multiple of
     five); else the double it keeps for later when one could have been played."""
     if action.type != "play":
         return None

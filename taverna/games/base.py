@@ -82,7 +82,7 @@ class MalformedRecord(TavernaError):
 
 
 class NotationError(TavernaError, ValueError):
-    """A tile, card or hand not written in the game's notation (RULES.md §4); the
+    """A tile, card or hand not written in the game's notation (docs/rules.md §4.1); the
     message says how to write one. (A ValueError too, as it always was.)"""
 
 
@@ -344,7 +344,7 @@ def event_json(event: Event) -> Event:
 
 
 def action_seat(obj: Any, seats: int) -> int:
-    """The acting seat of a record action (RULES.md §4), checked; raises InvalidAction."""
+    """The acting seat of a record action (docs/rules.md §4.3), checked; raises InvalidAction."""
     if not isinstance(obj, dict):
         raise InvalidAction(f"an action must be an object, not {obj!r}")
     seat = obj.get("seat")
@@ -372,7 +372,7 @@ class Action(ABC):
 
     @abstractmethod
     def to_json(self) -> JSON:
-        """The action as a record entry (RULES.md §4)."""
+        """The action as a record entry (docs/rules.md §4.3)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.to_json() == other.to_json()
@@ -460,7 +460,7 @@ class State(ABC, Generic[A]):
     def figures(cls, record: JSON, seat: int) -> dict[str, int]:
         """What ``seat`` did in a finished game, as the game counts it for a player's
         page: ``{name: count}`` for every name of :attr:`figure_names` (Muggins cards:
-        Muggins! calls made and suffered), from ``record`` (RULES.md §4) replayed by the
+        Muggins! calls made and suffered), from ``record`` (docs/rules.md §4.1) replayed by the
         engine, so the events counted are exactly the game's. A game without figures
         answers ``{}`` and replays nothing; one with them counts its events in
         :meth:`count_figures`. A replay that stops at an illegal action counts the
@@ -871,7 +871,7 @@ class State(ABC, Generic[A]):
                 setattr(self, name, getattr(snapshot, name))
 
     def result(self) -> JSON:
-        """The fields `taverna replay` reports about a state (RULES.md §4)."""
+        """The fields `taverna replay` reports about a state (docs/rules.md §4.4)."""
         return {
             "scores": list(self.scores),
             "over": self.over,
@@ -920,7 +920,7 @@ class State(ABC, Generic[A]):
         return {k: v for k, v in settings.items() if k not in quiet or v != quiet[k]}
 
     def record(self) -> JSON:
-        """The record of this game so far (RULES.md §4)."""
+        """The record of this game so far (docs/rules.md §4.1)."""
         return {
             "game": self.game,
             "seats": self.seats,

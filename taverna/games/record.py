@@ -1,4 +1,4 @@
-"""Game records (RULES.md §4): load, validate, replay and write.
+"""Game records (docs/rules.md §4): load, validate, replay and write.
 
 A record is the deals and the actions of one game, enough to replay it
 exactly. The same code serves every game: the game module parses its own
@@ -32,7 +32,7 @@ from .base import (
     event_json,
 )
 
-#: exit statuses of `taverna replay` (RULES.md §4)
+#: exit statuses of `taverna replay` (docs/rules.md §4.4)
 OK: Final = 0
 ILLEGAL: Final = 1
 MALFORMED: Final = 2
@@ -50,7 +50,7 @@ class Record:
     settings: dict[str, Any]
     deals: list[Any]
     actions: list[Action]
-    #: signals made beside the actions (Mus señas, RULES.md §3), in order of ``after``
+    #: signals made beside the actions (Mus señas, docs/rules.md §3.8.4), in order of ``after``
     signals: list[JSON] = field(default_factory=list)
 
     def to_json(self) -> JSON:
@@ -71,7 +71,7 @@ def _whole(x: Any) -> bool:
 
 
 def parse_signals(cls: type[State], seats: int, raw: Any, n_actions: int) -> list[JSON]:
-    """A record's ``signals`` checked as data (RULES.md §3 Señas): each
+    """A record's ``signals`` checked as data (docs/rules.md §3.8.4): each
     ``{"seat", "sign", "after", "caught_by"}`` with a known sign, ``after`` from 0 to
     the number of actions and never going back; raises MalformedRecord. Whether each
     was true and in place is the replay's question."""
@@ -224,7 +224,7 @@ def replay(record: Record) -> Replay:
 
 
 def replay_text(text: str | bytes) -> tuple[JSON, int]:
-    """Replay JSON text: the JSON result of RULES.md §4 and the exit status."""
+    """Replay JSON text: the JSON result of docs/rules.md §4.4 and the exit status."""
     try:
         outcome = replay(load_record(text))
     except MalformedRecord as e:

@@ -1,4 +1,4 @@
-"""Mus opponents of five kinds, to measure the bots against (RULES.md §3).
+"""Mus opponents of five kinds, to measure the bots against (docs/rules.md §3).
 
 Every style cuts the mus and discards as the table policy does (:func:`taverna.bots.mus.greedy`);
 they differ where players differ, in the lances: when to bet, what to answer. An

@@ -1,5 +1,5 @@
 """The Mus state: the game's facts, its fields, and the protocol's answers
-(RULES.md §3). What happens in each part of a hand is in the package's other
+(docs/rules.md §3). What happens in each part of a hand is in the package's other
 modules, functions of this state: :mod:`.dealing` (the deal and the mus phase),
 :mod:`.betting` (the lances), :mod:`.count` (the end of a hand, games and cows),
 :mod:`.views` (views and samples); :mod:`.notation` has the actions and deals,
@@ -63,7 +63,7 @@ from .rules import (
 
 
 class Mus(State[MusAction]):
-    """Mus: four seats in two pairs, stones, games and cows (RULES.md §3).
+    """Mus: four seats in two pairs, stones, games and cows (docs/rules.md §3).
 
     Events (plain dicts; ``private`` parts only for the seat they name):
 
@@ -95,7 +95,7 @@ class Mus(State[MusAction]):
     game: ClassVar[str] = "mus"
     min_seats: ClassVar[int] = SEATS
     max_seats: ClassVar[int] = SEATS
-    #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
+    #: docs/rules.md §3.1: seats 0 and 2 are team 0, seats 1 and 3 team 1
     team_count: ClassVar[int | None] = 2
     title: ClassVar[str] = "Mus"
     match_unit: ClassVar[str] = "match"
@@ -105,11 +105,11 @@ class Mus(State[MusAction]):
     private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
     signal_signs: ClassVar[tuple[str, ...]] = senas.SIGNS
     settings_declared: ClassVar[tuple[Setting, ...]] = (
-        # RULES.md §3: cows per match and games per cow, 1 to 3
+        # docs/rules.md §3.2: cows per match and games per cow, 1 to 3
         Setting("cows", "choice", 1, choices=(1, 2, 3)),
         Setting("games_per_cow", "choice", 3, choices=(1, 2, 3)),
         Setting("real_31", "bool", False),
-        # RULES.md §3 Señas: on by default; each opponent catches one with this chance
+        # docs/rules.md §3.2, §3.8.3: on by default; each opponent catches one with this chance
         Setting("senas", "bool", True, quiet=True),
         Setting("catch", "number", 0.25, minimum=0, maximum=1, quiet=True),
     )
@@ -194,7 +194,7 @@ class Mus(State[MusAction]):
         self.deck: list[int] = []  # top at the end
         self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
         self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
-        # RULES.md §3 Señas: every seña of the game, as the record lists them; an entry
+        # docs/rules.md §3.8.4: every seña of the game, as the record lists them; an entry
         # is never changed once made (a clone shares them)
         self.signals: list[JSON] = []
         self.n_actions = 0  # actions applied (a seña's ``after``), kept by clones too
@@ -249,12 +249,12 @@ class Mus(State[MusAction]):
 
     @property
     def scores(self) -> list[int]:
-        """The stones of the current game per pair (RULES.md §4)."""
+        """The stones of the current game per pair (docs/rules.md §4.4)."""
         return self.stones
 
     @classmethod
     def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
-        # RULES.md §3 Mano: it passes to the next seat every hand, across
+        # docs/rules.md §3.3: it passes to the next seat every hand, across
         # games, so every queued deal's mano is known from the first one.
         if deals:
             first = deals[0].mano
@@ -412,7 +412,7 @@ class Mus(State[MusAction]):
     def check_signal(self, seat: int, sign: str) -> None:
         """Refuse (IllegalAction, with a reason of :data:`.senas.REASONS`) a seña that
         ``seat`` may not make now: false, partial, out of its moment, made already this
-        hand, at a table without señas (RULES.md §3 Señas)."""
+        hand, at a table without señas (docs/rules.md §3.8)."""
         refused = senas.refusal(self, seat, sign)
         if refused is not None:
             raise refused
@@ -431,7 +431,7 @@ class Mus(State[MusAction]):
 
     def signal_for(self, entry: JSON, seat: int | None) -> JSON | None:
         """What ``seat`` (None: a spectator) may see of the seña ``entry``, one of
-        :attr:`signals`; None: nothing. The one place that decides it (RULES.md §3): the
+        :attr:`signals`; None: nothing. The one place that decides it (docs/rules.md §3.8.3): the
         maker sees it with ``caught_by``, the partner and an opponent who caught it see
         the sign, other opponents nothing, a spectator nothing while its hand is played.
         """
@@ -448,7 +448,7 @@ class Mus(State[MusAction]):
         return senas.true_signs(self, seat)
 
     def record(self) -> JSON:
-        """RULES.md §4, with the señas (``signals``) when there are some (§3)."""
+        """docs/rules.md §4.1, with the señas (``signals``) when there are some (§3.8.4)."""
         rec = super().record()
         if self.signals:
             rec["signals"] = [dict(e, caught_by=list(e["caught_by"])) for e in self.signals]
@@ -466,7 +466,7 @@ class Mus(State[MusAction]):
     # ---------------------------------------------------------------- views
 
     def result(self) -> JSON:
-        """RULES.md §4: stones of the current game, games and cows per pair."""
+        """docs/rules.md §4.4: stones of the current game, games and cows per pair."""
         return {
             "scores": self.stones[:],
             "games": self.games[:],
