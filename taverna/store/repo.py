@@ -385,7 +385,7 @@ class Store:
     async def append_signal(
         self, table_id: str, index: int, data: dict[str, Any], *, fence: int | None = None
     ) -> None:
-        """Store seña ``index`` of a table (RULES.md §3: ``{"seat", "sign", "after",
+        """Store seña ``index`` of a table (docs/rules.md §3.8.4: ``{"seat", "sign", "after",
         "caught_by"}``); with ``fence``, only while that is still the table's fencing
         token (else :class:`Fenced`). A seña is not an action: it has its own rows and
         its own numbering, and goes straight to the database (they are few)."""
@@ -461,7 +461,7 @@ class Store:
         await self.run(q)
 
     async def record(self, table_id: str) -> dict[str, Any]:
-        """A table's record (RULES.md §4) from its stored deals and actions."""
+        """A table's record (docs/rules.md §4.1) from its stored deals and actions."""
 
         def q(s: Session) -> dict[str, Any]:
             t = s.get(Table, table_id)
@@ -481,7 +481,7 @@ class Store:
                 "actions": [r[0] for r in actions],
             }
             signals = _signals(s, table_id)
-            if signals:  # RULES.md §3: a record without señas has no "signals"
+            if signals:  # docs/rules.md §3.8.4: a record without señas has no "signals"
                 record["signals"] = signals
             return record
 
@@ -990,13 +990,13 @@ class _Write:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A table's stored game: deals and actions in record notation (RULES.md §4)."""
+    """A table's stored game: deals and actions in record notation (docs/rules.md §4.1)."""
 
     deals: list[dict[str, Any]]
     actions: list[dict[str, Any]]
     #: when its last deal or action was stored (the turn then began)
     last_at: datetime | None
-    #: its Mus señas as the record lists them (RULES.md §3), in the order they were made
+    #: its Mus señas as the record lists them (docs/rules.md §3.8.4), in the order they were made
     signals: list[dict[str, Any]] = field(default_factory=list)
 
 
