@@ -1,7 +1,7 @@
 """Bots: players that see only their seat's view.
 
-Levels 1 to 8 for every game (:mod:`.levels`; the old names ``random``, ``greedy``
-and ``expert`` are aliases of levels 1, 4 and 7). A bot is made by level
+Levels 1 to 8 for every game (:mod:`.levels`; the names ``random``, ``greedy`` and
+``expert`` are aliases of levels 1, 4 and 7). A bot is made by level
 (:func:`make_bot`); the opponent styles kept to measure the levels against are named
 ``style:<name>`` (:mod:`taverna.bots.styles`); your own bot class plugs in by import path
 (``package.module:ClassName``) or by the entry point group
@@ -34,7 +34,7 @@ def bot_class(name: str) -> type[Bot]:
     if level is not None:
         return level.bot
     if name.startswith("style:"):
-        from .styles import style_class  # opponents to measure against (issue 30)
+        from .styles import style_class  # opponents to measure against
 
         return style_class(name)
     for ep in entry_points(group="taverna.bots"):

@@ -76,8 +76,8 @@ LEVELS: dict[int, Level] = {
 }
 #: the strongest level
 TOP = max(LEVELS)
-#: the names the levels had before they were numbered (``expert``: the level that plays
-#: as the expert did, at its budget)
+#: other names of levels, kept so that a bot named by them still plays (``expert``: the
+#: level that plays as :class:`~taverna.bots.expert.ExpertBot` at its full budget)
 ALIASES: dict[str, int] = {"random": 1, "greedy": 4, "expert": 7}
 #: the level of a seat given a bot with no level named (the API's default)
 DEFAULT = ALIASES["greedy"]

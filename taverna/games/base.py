@@ -83,13 +83,14 @@ class MalformedRecord(TavernaError):
 
 class NotationError(TavernaError, ValueError):
     """A tile, card or hand not written in the game's notation (docs/rules.md §4.1); the
-    message says how to write one. (A ValueError too, as it always was.)"""
+    message says how to write one. A ValueError too, so that a caller catching bad input
+    as ValueError catches it."""
 
 
 class SampleError(TavernaError, ValueError):
     """No state can be sampled from this view: a spectator's (it has no seat to sample
-    for), or one that no placing of the unseen tiles or cards fits. (A ValueError too,
-    as it always was.)"""
+    for), or one that no placing of the unseen tiles or cards fits. A ValueError too, so
+    that a caller catching bad input as ValueError catches it."""
 
 
 def not_an_action(state: object, action: object) -> IllegalAction:

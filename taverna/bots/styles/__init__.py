@@ -2,7 +2,7 @@
 
 A style is a :class:`~taverna.bots.Bot` like any level — it sees its seat's view only
 and is deterministic given its seed — but it is never offered at a table: it stands
-for a kind of player our bots must hold up against (issue 30). Each is made by the
+for a kind of player our bots must hold up against. Each is made by the
 name ``style:<name>`` wherever a bot is named (``make_bot("style:careful", Mus, 0)``,
 ``taverna simulate mus --bots expert --vs careful``).
 

@@ -1,5 +1,5 @@
 """Mus cards and hand evaluation (docs/rules.md §3.1, §3.5): a small library of its own.
-(It was ``taverna.games.mus_hands``, a name that still works.)
+(``taverna.games.mus_hands`` is another name for this module.)
 
 A card is an int 0..39; its notation is rank + suit (``12o``, ``1e``,
 ``10c``). Every question the lances ask of a four-card hand depends only on
