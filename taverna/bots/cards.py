@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..games.base import Event, View
 from ..games.cards import CARD_STR, VALUE, CardAction, Cards, card_id
-from . import heuristics
+from .heuristics import Strategy, pick
 
 if TYPE_CHECKING:
     from .base import Bot
@@ -158,7 +158,7 @@ def rollout(state: Cards, rng: random.Random) -> None:
     turn = state.turn_seat
     if turn is None:
         acts = state.legal_actions()
-        state.step(heuristics.pick(rng, acts))
+        state.step(pick(rng, acts))
         return
     acts = state.legal_actions(turn)
     if rng.random() < 0.75:
@@ -171,9 +171,9 @@ def rollout(state: Cards, rng: random.Random) -> None:
                 p = points_of(total, VALUE[b.card], limit) * 4 + rng.random()
                 if p > best:
                     best, choice = p, b
-        a = choice if choice is not None else heuristics.pick(rng, acts)
+        a = choice if choice is not None else pick(rng, acts)
     else:
-        a = heuristics.pick(rng, acts)
+        a = pick(rng, acts)
     if a.type == "play" and not a.claim:
         twin = Cards.play_action(turn, a.card, claim=True)
         if twin in acts:
@@ -211,7 +211,7 @@ def describe(card: int) -> str:
     return CARD_STR[card]
 
 
-class CardsStrategy(heuristics.Strategy[Cards, CardAction]):
+class CardsStrategy(Strategy[Cards, CardAction]):
     """Muggins cards: claim and call (unless forgetting), score now, short rollouts."""
 
     game = "muggins-cards"

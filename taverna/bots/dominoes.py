@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..games.base import Event, View
 from ..games.dominoes import IS_DOUBLE, LEFT, TILES, DominoAction, Dominoes, tile_id, tile_str
-from . import heuristics
+from .heuristics import Strategy
 
 if TYPE_CHECKING:
     from .base import Bot
@@ -123,7 +123,7 @@ def explain(
     return None
 
 
-class DominoesStrategy(heuristics.Strategy[Dominoes, DominoAction]):
+class DominoesStrategy(Strategy[Dominoes, DominoAction]):
     """Muggins dominoes: the greedy choice weighs the count, the reply and variety."""
 
     game = "muggins-dominoes"

@@ -72,7 +72,7 @@ from ..games.mus import (
 )
 from ..games.mus.hands import CARD_CLASS, card_id, evaluate, hand_value, juego_bonus
 from ..games.mus.senas import holds
-from . import heuristics
+from .heuristics import Strategy
 
 if TYPE_CHECKING:
     from .base import Bot
@@ -1052,7 +1052,7 @@ def explain(bot: Any, view: View, action: MusAction) -> dict[str, Any] | None:
     return None
 
 
-class MusStrategy(heuristics.Strategy[Mus, MusAction]):
+class MusStrategy(Strategy[Mus, MusAction]):
     """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
 
     game = "mus"

@@ -453,40 +453,17 @@ class State(ABC, Generic[A]):
     #: the signals partners may make (Mus señas), listed apart in a record's
     #: ``signals`` (:meth:`replay_signal`); empty: the game has none
     signal_signs: ClassVar[tuple[str, ...]] = ()
-    #: the game's own figures on a player's page (:meth:`figures`), in the order shown;
+    #: the game's own figures on a player's page (:meth:`count_figures`), in the order shown;
     #: a client labels each with its strings' ``game.<game>.figure.<name>``; empty: none
     figure_names: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def figures(cls, record: JSON, seat: int) -> dict[str, int]:
-        """What ``seat`` did in a finished game, as the game counts it for a player's
-        page: ``{name: count}`` for every name of :attr:`figure_names` (Muggins cards:
-        Muggins! calls made and suffered), from ``record`` (docs/rules.md §4.1) replayed by the
-        engine, so the events counted are exactly the game's. A game without figures
-        answers ``{}`` and replays nothing; one with them counts its events in
-        :meth:`count_figures`. A replay that stops at an illegal action counts the
-        events before it; a malformed record raises MalformedRecord.
-
-            >>> import json
-            >>> from taverna.games import get_game
-            >>> record = json.load(open("taverna/examples/dominoes-2p.json"))
-            >>> get_game("muggins-dominoes").figures(record, 0)
-            {'dominoes': 7, 'scoring_plays': 42}
-        """
-        if not cls.figure_names:
-            return {}
-        from .record import parse_record, replay  # records are made of games: import late
-
-        parsed = parse_record(record)
-        if parsed.game.game != cls.game:
-            raise MalformedRecord(f"a record of {parsed.game.game}, not of {cls.game}")
-        counted = cls.count_figures(replay(parsed).events, seat)
-        return {name: counted.get(name, 0) for name in cls.figure_names}
-
-    @classmethod
     def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
-        """:meth:`figures` from the events of a whole game (omniscient, as a replay makes
-        them): what ``seat`` did, by figure name."""
+        """What ``seat`` did in a finished game, as the game counts it for a player's
+        page, from the events of the whole game (omniscient, as a replay makes them):
+        ``{name: count}`` by figure name (Muggins cards: Muggins! calls made and
+        suffered). A game without figures answers ``{}``. From a record:
+        :func:`taverna.games.record.figures`."""
         return {}
 
     @classmethod

@@ -19,7 +19,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import get_game
 from .base import (
     JSON,
     Action,
@@ -31,6 +30,7 @@ from .base import (
     State,
     event_json,
 )
+from .catalog import get_game
 
 #: exit statuses of `taverna replay` (docs/rules.md §4.4)
 OK: Final = 0
@@ -230,6 +230,26 @@ def replay_text(text: str | bytes) -> tuple[JSON, int]:
     except MalformedRecord as e:
         return {"ok": False, "malformed": str(e)}, MALFORMED
     return outcome.to_json(), OK if outcome.ok else ILLEGAL
+
+
+def figures(record: JSON, seat: int) -> dict[str, int]:
+    """What ``seat`` did in a finished game, as its game counts it for a player's page
+    (:meth:`~taverna.games.base.State.count_figures`): ``{name: count}`` for every name
+    of the game's ``figure_names``, from ``record`` (docs/rules.md §4.1) replayed by the
+    engine, so the events counted are exactly the game's. A game without figures
+    answers ``{}`` and replays nothing. A replay that stops at an illegal action counts
+    the events before it; a malformed record raises MalformedRecord.
+
+        >>> record = json.load(open("taverna/examples/dominoes-2p.json"))
+        >>> figures(record, 0)
+        {'dominoes': 7, 'scoring_plays': 42}
+    """
+    parsed = parse_record(record)
+    game = parsed.game
+    if not game.figure_names:
+        return {}
+    counted = game.count_figures(replay(parsed).events, seat)
+    return {name: counted.get(name, 0) for name in game.figure_names}
 
 
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:

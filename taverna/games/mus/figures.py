@@ -2,7 +2,7 @@
 lances their pair won, by kind, and the órdagos they called and won.
 
 Counted from the events of the match as the engine's replay makes them
-(:meth:`~taverna.games.base.State.figures`):
+(:func:`taverna.games.record.figures`):
 
 - a lance is won by the pair a hand's end (``hand_end``) names for it: at the
   showdown, the pair holding the best hand; a pair alone with pares or juego; the
