@@ -5,7 +5,7 @@ Run from the repository root (about two minutes on one core)::
     .venv/bin/python scripts/mus_strength.py            # writes the data file
     .venv/bin/python scripts/mus_strength.py --deals 500 --out /tmp/quick.json
 
-Everything depends only on the *classes* of a hand's cards (RULES.md §3:
+Everything depends only on the *classes* of a hand's cards (docs/rules.md §3.1:
 threes are kings, twos are aces; suits never matter), so a hand is one of the
 330 multisets of the eight classes, written as four class digits in
 ascending order (``"0077"``: two aces and two kings; classes 0 ace, 1 four,

@@ -1,4 +1,4 @@
-"""A small reference model of Muggins cards written from RULES.md §2 alone.
+"""A small reference model of Muggins cards written from docs/rules.md §2 alone.
 
 It shares nothing with :mod:`taverna.games.cards` but the card notation: hands
 are sets of card names, the stock a list (top first). It answers the
@@ -17,7 +17,7 @@ from taverna.games.cards import Cards
 
 
 def value(card: str) -> int:
-    """A=1, 2–9 face, 10/J/Q/K=10 (RULES.md §2 Deck)."""
+    """A=1, 2–9 face, 10/J/Q/K=10 (docs/rules.md §2.1)."""
     rank = card[:-1]
     return {"A": 1, "J": 10, "Q": 10, "K": 10}.get(rank) or int(rank)
 

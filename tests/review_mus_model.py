@@ -1,4 +1,4 @@
-"""A small reference model of Mus written from RULES.md §3 alone.
+"""A small reference model of Mus written from docs/rules.md §3 alone.
 
 It shares nothing with :mod:`taverna.games.mus` (its hands module included) but the card
 notation: hands are lists of card names, hand values are tuples compared

@@ -230,7 +230,7 @@ def _cards_scoring_views(n: int, seed: int = 3):
 
 @pytest.mark.parametrize("level", ["greedy", "expert"])
 def test_card_bots_forget_claims_as_often_as_their_setting(level: str) -> None:
-    """RULES.md §2 muggins: a forgetful bot plays a scoring card without its claim."""
+    """docs/rules.md §2.7: a forgetful bot plays a scoring card without its claim."""
     cls, views = _cards_scoring_views(12 if level == "expert" else 60)
     opts = FAST if level == "expert" else {}
     for forget, expect_bare in ((1.0, True), (0.0, False)):

@@ -1,4 +1,4 @@
-"""Bots and Mus señas (RULES.md §3 Señas): bots make only true ones, read what they
+"""Bots and Mus señas (docs/rules.md §3.8): bots make only true ones, read what they
 see (the greedy policy's estimates, the expert's samples), never peek, and
 ``taverna simulate`` plays, catches and records them."""
 

@@ -1,4 +1,4 @@
-"""Every rule and setting of RULES.md §2 (Muggins cards), one test each.
+"""Every rule and setting of docs/rules.md §2 (Muggins cards), one test each.
 
 Positions are dealt by hand; each test fails if its rule were broken.
 """
@@ -333,7 +333,7 @@ def test_go_draws_one_card_from_the_stock() -> None:
     assert [e["type"] for e in events] == ["go", "draw"]
     assert events[1]["private"] == {0: {"card": "4D"}}
     assert "4D" in s.hand_cards(0)
-    # RULES.md §2 Reading: a go may leave the player with more than hand_size cards
+    # docs/rules.md §2.4 Reading: a go may leave the player with more than hand_size cards
     assert len(s.hand_cards(0)) == 6
 
 

@@ -1,4 +1,4 @@
-"""`taverna replay`: fields, exit statuses, stdin and JSON Lines (RULES.md §4)."""
+"""`taverna replay`: fields, exit statuses, stdin and JSON Lines (docs/rules.md §4.4)."""
 
 from __future__ import annotations
 

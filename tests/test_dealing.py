@@ -1,4 +1,4 @@
-"""Where deals come from (RULES.md §4, PLATFORM.md Durability), for every game.
+"""Where deals come from (docs/rules.md §4.2, PLATFORM.md Durability), for every game.
 
 A live game's deal ``k`` comes from a generator derived from its seed and ``k``
 alone, so nothing done to a copy changes what the game deals, and a game
@@ -174,7 +174,7 @@ def _all_say_mus_and_discard(state: Mus, upto: int) -> int:
 
 @pytest.mark.parametrize("cut", range(4, 9))
 def test_mus_reshuffles_come_out_the_same_after_a_rebuild(cut: int) -> None:
-    """24 cards in the deck serve 6 discards of four; the 7th reshuffles (RULES.md §3).
+    """24 cards in the deck serve 6 discards of four; the 7th reshuffles (docs/rules.md §3.4).
 
     Rebuilt before the reshuffle, the game reshuffles from its seed as the live one
     did; rebuilt after it, from the stored order.

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md §1 (Muggins dominoes), each able to fail if the rule breaks.
+"""One test per rule of docs/rules.md §1 (Muggins dominoes), each able to fail if the rule breaks.
 
 Positions are built by hand with :func:`deal`; expected counts are worked
 out in the comments from the rule text.

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from taverna.games import get_game
+from taverna.games.record import figures
 from taverna.server.figures import FigureBook
 
 from .accounts_helpers import ACCOUNT_ENV, Member, wait_finished
@@ -66,7 +67,7 @@ def test_the_profile_sums_each_games_figures(server: Server) -> None:
     # the game's count of each record, for Ana: seat 0 of the first, seat 1 of the second
     expected = dict.fromkeys(Cards.figure_names, 0)
     for rec, seat in zip(records, (0, 1), strict=True):
-        for name, n in Cards.figures(rec, seat).items():
+        for name, n in figures(rec, seat).items():
             expected[name] += n
     calls = sum(a["type"] == "muggins" for rec in records for a in rec["actions"])
     # the figures are what the records say: every call made by one of two is suffered by
@@ -86,7 +87,7 @@ def test_the_profile_sums_each_games_figures(server: Server) -> None:
     }
     # a profile that lists one game sums that one alone
     one = httpx.get(f"{server.http}/api/players/{ana.name}?limit=1").json()["player"]
-    newest = Cards.figures(records[1], 1)
+    newest = figures(records[1], 1)
     assert one["stats"][CARDS]["figures"] == newest
 
 

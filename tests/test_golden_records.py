@@ -1,8 +1,8 @@
-"""Golden records: games worked out by hand from RULES.md, replayed by the engine.
+"""Golden records: games worked out by hand from docs/rules.md, replayed by the engine.
 
 Each file in ``tests/records/<game>/`` is ``{"why": ..., "record": {...},
 "expect": {...}}``. ``why`` shows the hand computation; ``expect`` lists the
-fields of the replay result (RULES.md §4) that must come out exactly —
+fields of the replay result (docs/rules.md §4.4) that must come out exactly —
 ``status`` for the exit status, ``error_index`` for an illegal action,
 ``malformed`` for a substring of the malformed message, ``credits`` for the
 list of credits of the play events, in order.

@@ -48,7 +48,7 @@ def run(coro: Any) -> Any:
 
 def scoring_position() -> Dominoes:
     """Seat 0 opened with the double six (12 at the ends); seat 1 holds four sixes, and
-    only the 6-3 makes the ends a multiple of five: 12 + 3 = 15 (RULES.md §1)."""
+    only the 6-3 makes the ends a multiple of five: 12 + 3 = 15 (docs/rules.md §1.5)."""
     state = start(
         deal(
             [

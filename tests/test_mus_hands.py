@@ -1,4 +1,4 @@
-"""Mus hand evaluation against the rule text (RULES.md §3), over every hand.
+"""Mus hand evaluation against the rule text (docs/rules.md §3.5), over every hand.
 
 The reference functions below are written straight from the rule text, on
 card *notation* (``"12o"``), without the library's classes or tables: ranks

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md §3 (Mus), each on a deal built by hand.
+"""One test per rule of docs/rules.md §3 (Mus), each on a deal built by hand.
 
 Every expected number is worked out in the comments from the rule text; a
 test fails if its rule is broken. Deals list four hands and mano; the deck is
@@ -79,7 +79,7 @@ def test_exactly_four_seats() -> None:
 
 
 def test_settings_cows_games_per_cow_real_31() -> None:
-    senas = {"senas": True, "catch": 0.25}  # RULES.md §3 Señas, tested in test_mus_senas
+    senas = {"senas": True, "catch": 0.25}  # docs/rules.md §3.8, tested in test_mus_senas
     assert Mus.check_settings(4, None) == {
         "cows": 1,
         "games_per_cow": 3,
@@ -207,7 +207,7 @@ def test_discard_is_one_to_four_cards_held() -> None:
     play(s, "0 mus", "1 mus", "2 mus", "3 mus")
     with pytest.raises(IllegalAction, match="seat 0 cannot discard 1o: it does not hold that card"):
         play(s, "0 discard 12o 1o")
-    # RULES.md §4 Reading: well-formed discards that break the rule are illegal actions,
+    # docs/rules.md §4.5: well-formed discards that break the rule are illegal actions,
     # refused by the rules with the state as it was (not malformed notation)
     before = s.view(0)
     held = s.hand_cards(0)
@@ -463,7 +463,7 @@ def test_bet_is_at_least_two_stones() -> None:
     s = d1()
     play(s, "0 no_mus")
     before = s.view(0)
-    # RULES.md §4 Reading: a bet of 1 or -2 stones is well-formed and illegal
+    # docs/rules.md §4.5: a bet of 1 or -2 stones is well-formed and illegal
     for n in (1, 0, -2):
         with pytest.raises(IllegalAction, match=f"seat 0 cannot bet {n}: a bet is at least 2"):
             play(s, f"0 bet {n}")
@@ -650,7 +650,7 @@ def test_the_count_stops_as_soon_as_a_pair_reaches_40() -> None:
 
 
 def test_a_pair_reaching_40_in_the_last_lance_counted_wins_the_game() -> None:
-    """RULES.md §3: the count that takes a pair to 40 wins it the game — in Juego, the
+    """docs/rules.md §3.7: the count that takes a pair to 40 wins it the game — in Juego, the
     last lance counted, too (nothing is left uncounted then). By apply and by step."""
     moves = ["0 no_mus", *GRANDE_PASS, *CHICA_PASS, *PARES_PASS]
     s = d1()

@@ -1,4 +1,4 @@
-"""Mus señas in the engine and the record (RULES.md §3 Señas), on deals built by hand.
+"""Mus señas in the engine and the record (docs/rules.md §3.8), on deals built by hand.
 
 Every expected answer is worked out in the comments from the rule text: which
 señas a hand holds, when each may be made, who sees it.
@@ -444,7 +444,7 @@ _POINTS = {1: 1, 2: 1, 3: 10, 4: 4, 5: 5, 6: 6, 7: 7, 10: 10, 11: 10, 12: 10}
 
 
 def oracle(sign: str, cards: list[str]) -> bool:
-    """Whether ``sign`` is true of ``cards``, written again from RULES.md §3 alone."""
+    """Whether ``sign`` is true of ``cards``, written again from docs/rules.md §3.8 alone."""
     ranks = [int(c[:-1]) for c in cards]
     groups = sorted(Counter(_CLASS[r] for r in ranks).values(), reverse=True)
     top = Counter(_CLASS[r] for r in ranks).most_common(1)[0][0]

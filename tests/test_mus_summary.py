@@ -1,4 +1,4 @@
-"""The Mus hand-end accounting (RULES.md §3): where every stone of a hand came from,
+"""The Mus hand-end accounting (docs/rules.md §3.7): where every stone of a hand came from,
 and why each lance compared at the showdown was won.
 
 ``hand_end`` carries ``stones_before``, a ``tally`` of every stone credited in the hand

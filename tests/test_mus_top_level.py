@@ -30,7 +30,7 @@ def _opening(level: int, seed: int) -> str:
 
 
 def test_the_hand_wins_most_deals_but_not_against_those_that_accept() -> None:
-    # RULES.md §3: as mano, king, caballo, sota, 7 loses Grande only to a hand of the
+    # docs/rules.md §3.5.1: as mano, king, caballo, sota, 7 loses Grande only to a hand of the
     # other pair with two kings or more, or king, caballo and better cards behind, that
     # its partner does not beat; over every deal it wins about 69 % ...
     hand = parse_hand(HANDS[0])

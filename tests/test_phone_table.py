@@ -317,7 +317,7 @@ def test_a_tile_is_placed_with_one_tap_unless_the_end_matters(
     tile: str,
     asked: bool,
 ) -> None:
-    """docs/rules.md, Muggins dominoes: only the open ends count (a double at an end
+    """docs/rules.md §1.4, §1.5: only the open ends count (a double at an end
     counts both halves) and no double opens a branch. A tile that fits two ends alike —
     the same pips, both doubles or neither — leaves the same ends at either, mirror
     images: one tap places it. Ends of the same pips that are not alike (a double 5, a

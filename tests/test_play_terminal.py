@@ -79,7 +79,7 @@ def test_mus_in_the_terminal() -> None:
 
 
 def test_mus_envido_of_any_amount_can_be_typed() -> None:
-    """RULES.md §3: bet or raise any N >= 2; the menu lists 2-5, `envido N` types more."""
+    """docs/rules.md §3.6.1: bet or raise any N >= 2; the menu lists 2-5, `envido N` types more."""
     cls = get_game("mus")
     state = cls.new(4, {"games_per_cow": 1}, seed=4)
     out = io.StringIO()

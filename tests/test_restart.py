@@ -1,4 +1,4 @@
-"""A restart changes no hand (PLATFORM.md Durability; RULES.md §4).
+"""A restart changes no hand (PLATFORM.md Durability; docs/rules.md §4.1).
 
 For each game, on SQLite and on PostgreSQL: tables are driven to the moments
 that break — the middle of a later hand, just after a hand ended and the next

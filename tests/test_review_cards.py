@@ -1,8 +1,8 @@
-"""Independent rules review of Muggins cards (RULES.md §2).
+"""Independent rules review of Muggins cards (docs/rules.md §2).
 
 Each test is named after the rule it checks; positions are dealt by hand and
 every expected number is worked out in the comments from the rule text. The
-last test plays random games against a small reference model of §2 written
+last test plays random games against a small reference model of docs/rules.md §2 written
 from the rule text alone (``review_cards_model``).
 """
 
@@ -86,7 +86,7 @@ def test_every_limit_closure_hands_the_lead_to_the_seat_after_the_player() -> No
 
 
 def test_a_seat_without_cards_may_still_call_muggins() -> None:
-    # RULES.md §2: "any opponent may call Muggins!"; "every seat holds a right to act"
+    # docs/rules.md §2.7: "any opponent may call Muggins!"; "every seat holds a right to act"
     s = start(deal(THREE, dealer=0), hand_size=7, target=1000)
     run(s, THREE_LINE)  # nothing claimed: every score so far was lost
     assert s.scores == [0, 0, 0] and s.hand_cards(1) == []

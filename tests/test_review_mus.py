@@ -1,8 +1,8 @@
-"""Independent rules review of Mus (RULES.md §3).
+"""Independent rules review of Mus (docs/rules.md §3).
 
 Each test is named after the rule it checks; deals are built by hand and
 every expected number is worked out in the comments from the rule text. The
-last tests play random games against a small reference model of §3 written
+last tests play random games against a small reference model of docs/rules.md §3 written
 from the rule text alone (``review_mus_model``).
 """
 

@@ -1,4 +1,4 @@
-"""Mus señas at a live table (RULES.md §3 Señas; docs/protocol.md ``signal``): the
+"""Mus señas at a live table (docs/rules.md §3.8; docs/protocol.md ``signal``): the
 partner sees one at once, an opponent only if it caught it, the maker who caught it,
 a spectator none while the hand is played; a false one or one at the wrong moment is
 refused with its reason and changes nothing; stored, they survive a restart with the

@@ -1,4 +1,4 @@
-"""Mus señas in the store (RULES.md §3): stored apart from the actions, fenced like
+"""Mus señas in the store (docs/rules.md §3.8.4): stored apart from the actions, fenced like
 them, loaded with the game a table resumes from, and listed in its record."""
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def check_messages_against_record(seat: Seat, record: dict[str, Any], seat_no: i
     state = cls.start(rec.seats, rec.settings, rec.deals)
     views = {1: state.view(seat_no)}
     events = {1: state.initial_events}
-    made = 0  # Mus señas (RULES.md §3), each in the state before the action after it
+    made = 0  # Mus señas (docs/rules.md §3.8.4), each in the state before the action after it
     for k, action in enumerate(rec.actions, start=2):
         while made < len(rec.signals) and rec.signals[made]["after"] == k - 2:
             state.replay_signal(rec.signals[made])

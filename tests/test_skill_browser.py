@@ -49,7 +49,7 @@ def test_the_ranking_by_rating_and_the_rating_plot(server: Server) -> None:
         figures = page.locator(".skill .figures").inner_text()
         assert "Win rate" in figures and "Average score" in figures
         # the game's own figures, labelled by its strings: the winner reached 30 by
-        # credited placements (RULES.md §1 Count), so it made some
+        # credited placements (docs/rules.md §1.5), so it made some
         assert "Scoring plays" in figures and "Hands dominoed" in figures
         scoring = page.locator(
             ".skill[data-game='muggins-dominoes'] [data-figure='scoring_plays'] dd"

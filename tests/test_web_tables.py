@@ -386,7 +386,7 @@ def test_an_accepted_ordago_shows_the_four_hands_on_the_table(browser: Any, serv
 
 # ------------------------------------------------------------ item 8
 
-#: the Mus terms of es.json, against RULES.md §3 and the Spanish federation's names
+#: the Mus terms of es.json, against docs/rules.md §3 and the Spanish federation's names
 SPANISH = {
     "mus.mus": "Mus",
     "mus.no_mus": "No hay mus",
@@ -484,7 +484,7 @@ def test_spanish_says_de_punto_and_italian_its_own_words(browser: Any, server: S
     lances = page.locator(".lances .lance-name").all_inner_texts()
     assert lances == ["Grande", "Piccola", "Coppia", "Gioco"]
     assert page.locator(".mus-seat .tag.mano").inner_text() == "primo di mano"
-    # the señas keep the federation's Spanish names in every language (RULES.md §3),
+    # the señas keep the federation's Spanish names in every language (docs/rules.md §3.8.1),
     # marked as Spanish (lang="es"): the rest of the page speaks Italian
     text = page.evaluate(
         """() => { const app = document.querySelector('#app').cloneNode(true);

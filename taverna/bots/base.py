@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ..games.base import Action, State, TavernaError, View
-from . import heuristics
+from .heuristics import strategy
 
 
 class UnknownBot(TavernaError, KeyError):
@@ -75,7 +75,7 @@ class Bot(ABC):
         # when the bot is made, not in the middle of a game
         if "forget" in options:
             self.number_option("forget", 0.0, minimum=0.0, maximum=1.0)
-        known = heuristics.strategy(game)
+        known = strategy(game)
         for key in known.number_options:
             if key in options:
                 self.number_option(key, 0.0)

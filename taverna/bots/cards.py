@@ -1,4 +1,4 @@
-"""What the bots know about Muggins cards (RULES.md §2).
+"""What the bots know about Muggins cards (docs/rules.md §2).
 
 Every level claims its own scores and calls Muggins! on a missed one — unless
 it forgets: the bot option ``forget`` is the chance of letting a claim or a
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..games.base import Event, View
 from ..games.cards import CARD_STR, VALUE, CardAction, Cards, card_id
-from . import heuristics
+from .heuristics import Strategy, pick
 
 if TYPE_CHECKING:
     from .base import Bot
@@ -65,7 +65,7 @@ def slip(bot: Bot, view: View, legal: list[CardAction], action: CardAction) -> C
     """A scoring play made without its claim, as often as the bot forgets claims.
 
     The score is then pending: the bot may still claim it (if it does not
-    forget that too) and every opponent may call Muggins! (RULES.md §2).
+    forget that too) and every opponent may call Muggins! (docs/rules.md §2.7).
     """
     if action.type == "play" and action.claim:
         bare = Cards.play_action(action.seat, action.card, claim=False)
@@ -75,7 +75,8 @@ def slip(bot: Bot, view: View, legal: list[CardAction], action: CardAction) -> C
 
 
 def points_of(total: int, value: int, limit: int) -> int:
-    """What a play scores at once: a multiple of five its total, the limit 2 (RULES.md §2)."""
+    """What a play scores at once: a multiple of five its total, the limit 2
+    (docs/rules.md §2.6)."""
     new = total + value
     if new == limit:
         return 2 + (new if new % 5 == 0 else 0)
@@ -157,7 +158,7 @@ def rollout(state: Cards, rng: random.Random) -> None:
     turn = state.turn_seat
     if turn is None:
         acts = state.legal_actions()
-        state.step(heuristics.pick(rng, acts))
+        state.step(pick(rng, acts))
         return
     acts = state.legal_actions(turn)
     if rng.random() < 0.75:
@@ -170,9 +171,9 @@ def rollout(state: Cards, rng: random.Random) -> None:
                 p = points_of(total, VALUE[b.card], limit) * 4 + rng.random()
                 if p > best:
                     best, choice = p, b
-        a = choice if choice is not None else heuristics.pick(rng, acts)
+        a = choice if choice is not None else pick(rng, acts)
     else:
-        a = heuristics.pick(rng, acts)
+        a = pick(rng, acts)
     if a.type == "play" and not a.claim:
         twin = Cards.play_action(turn, a.card, claim=True)
         if twin in acts:
@@ -194,8 +195,8 @@ def search_actions(state: Cards, seat: int) -> list[CardAction]:
 
 
 def explain(view: View, action: CardAction, events: list[Event] | None) -> dict[str, Any] | None:
-    """What the move scores now, as the engine says it (RULES.md §2): a play's points, a
-    claim's or a Muggins! call's credit."""
+    """What the move scores now, as the engine says it (docs/rules.md §2.6, §2.7): a
+    play's points, a claim's or a Muggins! call's credit."""
     seat = view["seat"]
     points = 0
     for e in events or ():
@@ -210,7 +211,7 @@ def describe(card: int) -> str:
     return CARD_STR[card]
 
 
-class CardsStrategy(heuristics.Strategy[Cards, CardAction]):
+class CardsStrategy(Strategy[Cards, CardAction]):
     """Muggins cards: claim and call (unless forgetting), score now, short rollouts."""
 
     game = "muggins-cards"

@@ -28,8 +28,8 @@ from typing import Any
 
 from ..games import get_game
 from ..games.base import TavernaError, View
-from . import make_bot
 from .base import Bot, UnknownBot
+from .catalog import make_bot
 from .levels import level_of
 
 
@@ -78,17 +78,17 @@ def decide(request: Mapping[str, Any]) -> dict[str, Any]:
     (taverna.bots.budget). Raises :class:`BadRequest` for a malformed request, and the
     bot's own errors (``BotOptionError``, ``UnknownGame``) as they are."""
     try:
-        level = level_of(_field(request, "level", str))
+        level = level_of(request_field(request, "level", str))
     except UnknownBot as e:
         raise BadRequest(f"level must be a bot level: {e}") from None
-    game = get_game(_field(request, "game", str))
-    seat = _field(request, "seat", int)
-    options = _field(request, "options", dict)
+    game = get_game(request_field(request, "game", str))
+    seat = request_field(request, "seat", int)
+    options = request_field(request, "options", dict)
     if not all(isinstance(k, str) for k in options):
         raise BadRequest("options must be an object")
-    bot = make_bot(level, game, seat, seed=_field(request, "seed", int), **options)
-    bot.recall(_field(request, "memory", dict))
-    action = bot.choose(_field(request, "view", dict))
+    bot = make_bot(level, game, seat, seed=request_field(request, "seed", int), **options)
+    bot.recall(request_field(request, "memory", dict))
+    action = bot.choose(request_field(request, "view", dict))
     answer: dict[str, Any] = {
         "action": None if action is None else action.to_json(),
         "memory": bot.remember(),
@@ -98,7 +98,8 @@ def decide(request: Mapping[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def _field(request: Mapping[str, Any], key: str, kind: type[Any]) -> Any:
+def request_field(request: Mapping[str, Any], key: str, kind: type[Any]) -> Any:
+    """The field ``key`` of a decision request, of type ``kind``; raises BadRequest."""
     value = request.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise BadRequest(f"{key} must be {kind.__name__}, not {value!r}")

@@ -1,4 +1,4 @@
-"""What the bots know about Muggins dominoes (RULES.md §1)."""
+"""What the bots know about Muggins dominoes (docs/rules.md §1)."""
 
 # taverna: compiled (mypyc; taverna/native.py)
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..games.base import Event, View
 from ..games.dominoes import IS_DOUBLE, LEFT, TILES, DominoAction, Dominoes, tile_id, tile_str
-from . import heuristics
+from .heuristics import Strategy
 
 if TYPE_CHECKING:
     from .base import Bot
@@ -107,7 +107,7 @@ def beginner(bot: Bot, view: View, legal: list[DominoAction]) -> DominoAction:
 def explain(
     view: View, action: DominoAction, legal: list[DominoAction], events: list[Event] | None
 ) -> dict[str, Any] | None:
-    """What the play scores now (the engine's credit, RULES.md §1: the ends a multiple of
+    """What the play scores now (the engine's credit, docs/rules.md §1.5: the ends a multiple of
     five); else the double it keeps for later when one could have been played."""
     if action.type != "play":
         return None
@@ -123,7 +123,7 @@ def explain(
     return None
 
 
-class DominoesStrategy(heuristics.Strategy[Dominoes, DominoAction]):
+class DominoesStrategy(Strategy[Dominoes, DominoAction]):
     """Muggins dominoes: the greedy choice weighs the count, the reply and variety."""
 
     game = "muggins-dominoes"

@@ -6,7 +6,7 @@ then walks one tree shared by all samples (SO-ISMCTS, Cowling et al. 2012):
 children are keyed by action, chosen by UCB1 over the samples in which
 they were available, expanded one at a time, and evaluated by a quick
 rollout to the end of the hand. Rewards are per seat, from the change of
-each side's standing over the rollout (see :func:`heuristics.standing`).
+each side's standing over the rollout (see :func:`.heuristics.standing`).
 """
 
 # taverna: compiled (mypyc; taverna/native.py)
@@ -18,9 +18,19 @@ from collections.abc import Callable
 from typing import Any
 
 from ..games.base import Action, State, View
-from . import heuristics
 from .base import Bot, BotOptionError
 from .budget import SAFETY_SECONDS, SafetyCap
+from .heuristics import (
+    AnyStrategy,
+    choose_with,
+    chosen,
+    playout_copy,
+    playout_sampler,
+    slip,
+    strategy,
+)
+from .heuristics import anchor as anchor_action
+from .heuristics import signals as strategy_signals
 
 
 class _Node:
@@ -75,7 +85,7 @@ def paired_values(
     actions: list[Action],
     seat: int,
     rng: random.Random,
-    strat: heuristics.AnyStrategy,
+    strat: AnyStrategy,
     roll: random.Random,
 ) -> list[float]:
     """One sample of a paired comparison: ``state`` played out after each of ``actions``
@@ -93,7 +103,7 @@ def paired_values(
     start = roll.getstate()
     values = []
     for j, a in enumerate(actions):
-        s = heuristics.playout_copy(state, rng) if j + 1 < len(actions) else state
+        s = playout_copy(state, rng) if j + 1 < len(actions) else state
         s.step(a)
         if j:
             roll.setstate(start)
@@ -122,7 +132,7 @@ class ExpertBot(Bot):
         self, game: type[State], seat: int, seed: int | None = None, **options: Any
     ) -> None:
         super().__init__(game, seat, seed, **options)
-        known = heuristics.strategy(game)
+        known = strategy(game)
         default_n = known.iterations
         self.iterations = int(self.number_option("iterations", default_n, whole=True, minimum=1))
         self.seconds = self.number_option("seconds", SAFETY_SECONDS, above=0)
@@ -155,15 +165,15 @@ class ExpertBot(Bot):
         self.estimates = {}
         self.cap = None
         self.done = 0
-        return heuristics.choose_with(self, view, lambda legal, turn: self._pick(view, legal, turn))
+        return choose_with(self, view, lambda legal, turn: self._pick(view, legal, turn))
 
     def _pick(self, view: View, legal: list[Action], turn: list[Action]) -> Action:
         action = self.search(view, turn)
-        heuristics.chosen(self, view, action)
-        return heuristics.slip(self, view, legal, action)
+        chosen(self, view, action)
+        return slip(self, view, legal, action)
 
     def signals(self, view: View) -> list[str]:
-        return heuristics.signals(self, view)
+        return strategy_signals(self, view)
 
     def search(self, view: View, legal: list[Action]) -> Action:
         root = _Node(-1)
@@ -171,11 +181,11 @@ class ExpertBot(Bot):
         # the clock only as a safety cap: the budget is the iterations (the Mus sampler's
         # pool of samples stops at it too)
         cap = self.cap = SafetyCap(self.seconds, f"{self.label} bot, seat {self.seat}")
-        sample = heuristics.playout_sampler(self, view)
+        sample = playout_sampler(self, view)
         if self.paired:
             return self._paired(view, legal, sample, cap)
         allowed = set(legal)
-        strat = heuristics.strategy(self.game)
+        strat = strategy(self.game)
         total = self.iterations
         for i in range(total):
             self._iterate(root, sample(), strat)
@@ -224,8 +234,8 @@ class ExpertBot(Bot):
         rng = self.rng
         me = self.seat
         allowed = set(legal)
-        base = heuristics.anchor(self, view, legal)
-        strat = heuristics.strategy(self.game)
+        base = anchor_action(self, view, legal)
+        strat = strategy(self.game)
         actions: list[Action] = []
         totals: list[float] = []
         squares: list[float] = []
@@ -276,16 +286,16 @@ class ExpertBot(Bot):
 
     @staticmethod
     def _rollout(
-        state: State, rng: random.Random, hand: int, strat: heuristics.AnyStrategy | None = None
+        state: State, rng: random.Random, hand: int, strat: AnyStrategy | None = None
     ) -> None:
-        strat = strat or heuristics.strategy(state)
+        strat = strat or strategy(state)
         depth = strat.depth
         step = strat.rollout
         while not state.over and state.hand_no == hand and state.to_act and depth > 0:
             step(state, rng)
             depth -= 1
 
-    def _iterate(self, root: _Node, state: State, strat: heuristics.AnyStrategy) -> None:
+    def _iterate(self, root: _Node, state: State, strat: AnyStrategy) -> None:
         rng = self.rng
         hand = state.hand_no
         before = strat.standing(state)

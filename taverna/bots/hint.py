@@ -34,10 +34,11 @@ from typing import Any
 
 from ..games import get_game
 from ..games.base import Action, Event, State, TavernaError, View
-from . import heuristics, make_bot
 from .base import UnknownBot
-from .decision import BadRequest, _field, ask
+from .catalog import make_bot
+from .decision import BadRequest, ask, request_field
 from .expert import ExpertBot
+from .heuristics import explain, strategy, turn_actions
 from .levels import TOP, level_of
 
 #: the level whose bot gives the hints: the top level's play (in Mus the other pair
@@ -57,7 +58,7 @@ def request(
 ) -> dict[str, Any]:
     """The request for a hint to ``seat`` on ``view`` (``options``, the server's for the
     hint's level, under the budget)."""
-    budget = heuristics.strategy(game).budget(1.0)
+    budget = strategy(game).budget(1.0)
     bot = make_bot(LEVEL, game, seat, seed=seed, **{**budget, **(options or {}), **BUDGET})
     return ask(bot, view, seed)
 
@@ -66,14 +67,14 @@ def hint(request: Mapping[str, Any]) -> dict[str, Any]:
     """``{"action": JSON or None, "why": {"key": …, …}}`` for a request of
     :func:`request`; raises :class:`BadRequest` for a malformed one."""
     try:
-        level = level_of(_field(request, "level", str))
+        level = level_of(request_field(request, "level", str))
     except UnknownBot as e:
         raise BadRequest(f"level must be a bot level: {e}") from None
-    game = get_game(_field(request, "game", str))
-    seat = _field(request, "seat", int)
-    options = _field(request, "options", dict)
-    seed = _field(request, "seed", int)
-    view = _field(request, "view", dict)
+    game = get_game(request_field(request, "game", str))
+    seat = request_field(request, "seat", int)
+    options = request_field(request, "options", dict)
+    seed = request_field(request, "seed", int)
+    view = request_field(request, "view", dict)
     bot = make_bot(level, game, seat, seed=seed, **options)
     if not isinstance(bot, ExpertBot):
         raise BadRequest(f"a hint is a searching level's, not level {level}'s")
@@ -86,21 +87,21 @@ def hint(request: Mapping[str, Any]) -> dict[str, Any]:
 def why(bot: ExpertBot, view: View, action: Action, seed: int) -> dict[str, Any]:
     """Why the expert chose ``action``: the game's words for it, else the search's."""
     events = _events(bot, view, action, seed)
-    said = heuristics.explain(bot, view, action, events)
+    said = explain(bot, view, action, events)
     if said is not None:
         return said
-    turn = heuristics.turn_actions(bot, bot.legal(view))
+    turn = turn_actions(bot, bot.legal(view))
     if len(turn) == 1:
         return {"key": "only_move"}
     estimate = bot.estimates.get(action)
     if estimate is None:
         return {"key": "policy"}
-    strategy = heuristics.strategy(bot.game)
+    strat = strategy(bot.game)
     return {
         "key": "best_estimate",
         "value": round(estimate, 2),
-        "unit": strategy.unit,
-        "amount": round(strategy.worth(estimate), 3),
+        "unit": strat.unit,
+        "amount": round(strat.worth(estimate), 3),
     }
 
 

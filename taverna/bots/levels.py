@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games.base import State
-from . import heuristics
 from .base import Bot, UnknownBot
 from .expert import ExpertBot
+from .heuristics import strategy
 from .simple import BeginnerBot, GreedyBot
 
 
@@ -47,9 +47,9 @@ class Level:
         """The options this level gives a bot of ``game``."""
         out = dict(self.options)
         if self.bot.searches:
-            out.update(heuristics.strategy(game).budget(self.effort))
+            out.update(strategy(game).budget(self.effort))
         if self.top:
-            out.update(heuristics.strategy(game).top_options)
+            out.update(strategy(game).top_options)
         return out
 
     def make(self, game: type[State], seat: int, seed: int | None = None, **options: Any) -> Bot:
@@ -76,8 +76,8 @@ LEVELS: dict[int, Level] = {
 }
 #: the strongest level
 TOP = max(LEVELS)
-#: the names the levels had before they were numbered (``expert``: the level that plays
-#: as the expert did, at its budget)
+#: other names of levels, kept so that a bot named by them still plays (``expert``: the
+#: level that plays as :class:`~taverna.bots.expert.ExpertBot` at its full budget)
 ALIASES: dict[str, int] = {"random": 1, "greedy": 4, "expert": 7}
 #: the level of a seat given a bot with no level named (the API's default)
 DEFAULT = ALIASES["greedy"]

@@ -1,4 +1,4 @@
-"""What the bots know about Mus (RULES.md §3).
+"""What the bots know about Mus (docs/rules.md §3).
 
 Hand strength comes from a table computed by simulation and shipped as
 package data (``data/mus_strength.json``, made by ``scripts/mus_strength.py``):
@@ -17,7 +17,7 @@ when very strong, órdago when near-certain or when the game is nearly lost.
 An opponent's bet is a signal: the answering hand's probability is
 discounted for each bet the other pair made in the lance.
 
-Señas (RULES.md §3): both levels make every seña their view allows
+Señas (docs/rules.md §3.8): both levels make every seña their view allows
 (``may_signal``); the greedy policy reads those it sees when it opens a lance
 (:func:`told_p`), and the expert's samples deal the other hands consistently
 with them (``Mus.sample``). The option ``senas=ignore`` makes a bot read none,
@@ -72,7 +72,7 @@ from ..games.mus import (
 )
 from ..games.mus.hands import CARD_CLASS, card_id, evaluate, hand_value, juego_bonus
 from ..games.mus.senas import holds
-from . import heuristics
+from .heuristics import Strategy
 
 if TYPE_CHECKING:
     from .base import Bot
@@ -368,7 +368,7 @@ def told_p(
     told: dict[int, frozenset[str]],
 ) -> float:
     """Our pair's chance in ``lance``, ``p`` (from our hand, the others random), once the
-    señas seen are taken into account (RULES.md §3 Señas: a seña is always true).
+    señas seen are taken into account (docs/rules.md §3.8.2: a seña is always true).
 
     The table's ``p`` is one minus the chance that neither of us wins: with each hand's
     chance of winning alone ``a``, ``1 - p = (1 - a_me) (1 - a_partner)``, a random
@@ -1052,7 +1052,7 @@ def explain(bot: Any, view: View, action: MusAction) -> dict[str, Any] | None:
     return None
 
 
-class MusStrategy(heuristics.Strategy[Mus, MusAction]):
+class MusStrategy(Strategy[Mus, MusAction]):
     """Mus: the policy's thresholds, samples weighted by the betting, a paired search."""
 
     game = "mus"
@@ -1088,7 +1088,7 @@ class MusStrategy(heuristics.Strategy[Mus, MusAction]):
         return {**super().budget(effort), "pool": max(8, round(POOL * effort))}
 
     def signals(self, bot: Bot, view: View) -> list[str]:
-        # RULES.md §3 Señas: every seña the hand allows, as soon as it may be made
+        # docs/rules.md §3.8.2: every seña the hand allows, as soon as it may be made
         if bot.options.get("senas", "read") == "off":
             return []
         return list(view.get("may_signal", ()))

@@ -42,9 +42,10 @@ from typing import Any
 from ..games import get_game
 from ..games.base import Action, State
 from ..games.record import Record, parse_record
-from . import heuristics, make_bot
-from .decision import BadRequest, _field, follow_parent
+from .catalog import make_bot
+from .decision import BadRequest, follow_parent, request_field
 from .expert import paired_gain, paired_values
+from .heuristics import playout_sampler, search_actions, strategy
 from .levels import TOP
 
 #: the level whose bot reviews (its play: in Mus the other pair answers on its own
@@ -71,7 +72,7 @@ def requests(
     rec = parse_record(dict(record))
     game = rec.game
     # every candidate action is played out on each sampled deal: the game's own budget
-    n = samples if samples is not None else heuristics.strategy(game).review_samples
+    n = samples if samples is not None else strategy(game).review_samples
     rng = random.Random(seed)
     return [
         {
@@ -132,28 +133,28 @@ def estimate(request: Mapping[str, Any]) -> dict[str, Any]:
     """The expert's estimate of one decision: ``{"played", "best", "cost", "actions"}``
     (``actions``: each candidate with its mean reward, best first). Raises
     :class:`BadRequest` for a malformed request."""
-    if _field(request, "kind", str) != "review":
+    if request_field(request, "kind", str) != "review":
         raise BadRequest("kind must be 'review'")
-    game = get_game(_field(request, "game", str))
-    seat = _field(request, "seat", int)
-    view = _field(request, "view", dict)
-    samples = _field(request, "samples", int)
+    game = get_game(request_field(request, "game", str))
+    seat = request_field(request, "seat", int)
+    view = request_field(request, "view", dict)
+    samples = request_field(request, "samples", int)
     if not 1 <= samples <= 1000:
         raise BadRequest(f"samples must be from 1 to 1000, not {samples}")
-    seed = _field(request, "seed", int)
+    seed = request_field(request, "seed", int)
     if view.get("seat") != seat:
         raise BadRequest("the view is not the seat's")
     # the top level's play at the expert's budget (its Mus pool of samples): a review costs
     # what it did
-    bot = make_bot(LEVEL, game, seat, seed=seed, **heuristics.strategy(game).budget(1.0))
+    bot = make_bot(LEVEL, game, seat, seed=seed, **strategy(game).budget(1.0))
     try:
-        played = game.parse_action(_field(request, "action", dict), view["seats"])
+        played = game.parse_action(request_field(request, "action", dict), view["seats"])
     except Exception as e:  # the game's own message: a malformed action
         raise BadRequest(f"action: {e}") from None
     legal = bot.legal(view)
     if played not in legal:
         raise BadRequest(f"{played.to_json()} was not legal at that moment")
-    sample = heuristics.playout_sampler(bot, view)
+    sample = playout_sampler(bot, view)
     means, gains = _values(bot.rng, sample, seat, legal, played, samples)
     ranked = sorted(means.items(), key=lambda kv: -kv[1])
     # the player's action stands unless another beats it by more than MARGIN standard
@@ -192,13 +193,13 @@ def _values(
     for _ in range(samples):
         state = sample()
         if not actions:
-            actions = [a for a in heuristics.search_actions(state, seat) if a in allowed]
+            actions = [a for a in search_actions(state, seat) if a in allowed]
             if played not in actions:
                 actions.append(played)
             mine = actions.index(played)
             sums, diffs, squares = [0.0] * len(actions), [0.0] * len(actions), [0.0] * len(actions)
         # the expert's own paired playouts
-        values = paired_values(state, actions, seat, rng, heuristics.strategy(state), roll)
+        values = paired_values(state, actions, seat, rng, strategy(state), roll)
         for j, v in enumerate(values):
             d = v - values[mine]
             sums[j] += v
@@ -242,7 +243,7 @@ def in_units(game: str, result: Mapping[str, Any]) -> dict[str, Any]:
     >>> told["unit"], told["moments"][0]["worth"], told["total_worth"]
     ('games', 0.2, 0.2)
     """
-    strategy = heuristics.strategy(get_game(game))
+    strat = strategy(get_game(game))
     moments = []
     for m in result["moments"]:
         worth = 0.0
@@ -250,11 +251,11 @@ def in_units(game: str, result: Mapping[str, Any]) -> dict[str, Any]:
             value = {json.dumps(a["action"], sort_keys=True): a["value"] for a in m["actions"]}
             best = value[json.dumps(m["best"], sort_keys=True)]
             played = value[json.dumps(m["played"], sort_keys=True)]
-            worth = strategy.worth(best) - strategy.worth(played)
+            worth = strat.worth(best) - strat.worth(played)
         moments.append({**m, "worth": round(worth, 2)})
     return {
         **result,
         "moments": moments,
-        "unit": strategy.unit,
+        "unit": strat.unit,
         "total_worth": round(sum(m["worth"] for m in moments), 2),
     }

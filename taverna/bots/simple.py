@@ -6,8 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..games.base import Action, State, View
-from . import heuristics
 from .base import Bot
+from .heuristics import (
+    beginner,
+    choose_with,
+    greedy,
+    optional_action,
+    slip,
+    turn_actions,
+)
+from .heuristics import signals as strategy_signals
 
 
 class RandomBot(Bot):
@@ -19,10 +27,10 @@ class RandomBot(Bot):
 
     def choose(self, view: View) -> Action | None:
         legal = self.legal(view)
-        optional = heuristics.optional_action(self, view, legal)
+        optional = optional_action(self, view, legal)
         if optional is not None or not legal or not self.must_act(view):
             return optional
-        return self.rng.choice(heuristics.turn_actions(self, legal))
+        return self.rng.choice(turn_actions(self, legal))
 
 
 class BeginnerBot(Bot):
@@ -39,15 +47,15 @@ class BeginnerBot(Bot):
         self.mistakes = self.number_option("mistakes", 1.0, minimum=0.0, maximum=1.0)
 
     def choose(self, view: View) -> Action | None:
-        return heuristics.choose_with(self, view, lambda legal, turn: self._pick(view, legal, turn))
+        return choose_with(self, view, lambda legal, turn: self._pick(view, legal, turn))
 
     def _pick(self, view: View, legal: list[Action], turn: list[Action]) -> Action:
         # one draw a decision, whichever way it goes: the same seed, the same game
         if self.rng.random() < self.mistakes:
-            action = heuristics.beginner(self, view, legal)
+            action = beginner(self, view, legal)
         else:
-            action = heuristics.greedy(self, view, turn)
-        return heuristics.slip(self, view, legal, action)
+            action = greedy(self, view, turn)
+        return slip(self, view, legal, action)
 
 
 class GreedyBot(Bot):
@@ -61,13 +69,11 @@ class GreedyBot(Bot):
         super().__init__(game, seat, seed, **options)
 
     def choose(self, view: View) -> Action | None:
-        return heuristics.choose_with(
+        return choose_with(
             self,
             view,
-            lambda legal, turn: heuristics.slip(
-                self, view, legal, heuristics.greedy(self, view, turn)
-            ),
+            lambda legal, turn: slip(self, view, legal, greedy(self, view, turn)),
         )
 
     def signals(self, view: View) -> list[str]:
-        return heuristics.signals(self, view)
+        return strategy_signals(self, view)

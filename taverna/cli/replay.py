@@ -15,9 +15,9 @@ def add_commands(add_parser: AddParser) -> None:
         "replay",
         help="replay game records and print the result as JSON",
         description=(
-            "Replay one or more game records (RULES.md §4). One file prints one JSON object; "
-            "several print JSON Lines. Exit status: 0 ok, 1 an illegal action, 2 a malformed "
-            "record (the highest of all files)."
+            "Replay one or more game records (docs/rules.md §4.4). One file prints one JSON "
+            "object; several print JSON Lines. Exit status: 0 ok, 1 an illegal action, 2 a "
+            "malformed record (the highest of all files)."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="a record file, or - for stdin")

@@ -82,14 +82,15 @@ class MalformedRecord(TavernaError):
 
 
 class NotationError(TavernaError, ValueError):
-    """A tile, card or hand not written in the game's notation (RULES.md §4); the
-    message says how to write one. (A ValueError too, as it always was.)"""
+    """A tile, card or hand not written in the game's notation (docs/rules.md §4.1); the
+    message says how to write one. A ValueError too, so that a caller catching bad input
+    as ValueError catches it."""
 
 
 class SampleError(TavernaError, ValueError):
     """No state can be sampled from this view: a spectator's (it has no seat to sample
-    for), or one that no placing of the unseen tiles or cards fits. (A ValueError too,
-    as it always was.)"""
+    for), or one that no placing of the unseen tiles or cards fits. A ValueError too, so
+    that a caller catching bad input as ValueError catches it."""
 
 
 def not_an_action(state: object, action: object) -> IllegalAction:
@@ -344,7 +345,7 @@ def event_json(event: Event) -> Event:
 
 
 def action_seat(obj: Any, seats: int) -> int:
-    """The acting seat of a record action (RULES.md §4), checked; raises InvalidAction."""
+    """The acting seat of a record action (docs/rules.md §4.3), checked; raises InvalidAction."""
     if not isinstance(obj, dict):
         raise InvalidAction(f"an action must be an object, not {obj!r}")
     seat = obj.get("seat")
@@ -372,7 +373,7 @@ class Action(ABC):
 
     @abstractmethod
     def to_json(self) -> JSON:
-        """The action as a record entry (RULES.md §4)."""
+        """The action as a record entry (docs/rules.md §4.3)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.to_json() == other.to_json()
@@ -452,40 +453,17 @@ class State(ABC, Generic[A]):
     #: the signals partners may make (Mus señas), listed apart in a record's
     #: ``signals`` (:meth:`replay_signal`); empty: the game has none
     signal_signs: ClassVar[tuple[str, ...]] = ()
-    #: the game's own figures on a player's page (:meth:`figures`), in the order shown;
+    #: the game's own figures on a player's page (:meth:`count_figures`), in the order shown;
     #: a client labels each with its strings' ``game.<game>.figure.<name>``; empty: none
     figure_names: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def figures(cls, record: JSON, seat: int) -> dict[str, int]:
-        """What ``seat`` did in a finished game, as the game counts it for a player's
-        page: ``{name: count}`` for every name of :attr:`figure_names` (Muggins cards:
-        Muggins! calls made and suffered), from ``record`` (RULES.md §4) replayed by the
-        engine, so the events counted are exactly the game's. A game without figures
-        answers ``{}`` and replays nothing; one with them counts its events in
-        :meth:`count_figures`. A replay that stops at an illegal action counts the
-        events before it; a malformed record raises MalformedRecord.
-
-            >>> import json
-            >>> from taverna.games import get_game
-            >>> record = json.load(open("taverna/examples/dominoes-2p.json"))
-            >>> get_game("muggins-dominoes").figures(record, 0)
-            {'dominoes': 7, 'scoring_plays': 42}
-        """
-        if not cls.figure_names:
-            return {}
-        from .record import parse_record, replay  # records are made of games: import late
-
-        parsed = parse_record(record)
-        if parsed.game.game != cls.game:
-            raise MalformedRecord(f"a record of {parsed.game.game}, not of {cls.game}")
-        counted = cls.count_figures(replay(parsed).events, seat)
-        return {name: counted.get(name, 0) for name in cls.figure_names}
-
-    @classmethod
     def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
-        """:meth:`figures` from the events of a whole game (omniscient, as a replay makes
-        them): what ``seat`` did, by figure name."""
+        """What ``seat`` did in a finished game, as the game counts it for a player's
+        page, from the events of the whole game (omniscient, as a replay makes them):
+        ``{name: count}`` by figure name (Muggins cards: Muggins! calls made and
+        suffered). A game without figures answers ``{}``. From a record:
+        :func:`taverna.games.record.figures`."""
         return {}
 
     @classmethod
@@ -871,7 +849,7 @@ class State(ABC, Generic[A]):
                 setattr(self, name, getattr(snapshot, name))
 
     def result(self) -> JSON:
-        """The fields `taverna replay` reports about a state (RULES.md §4)."""
+        """The fields `taverna replay` reports about a state (docs/rules.md §4.4)."""
         return {
             "scores": list(self.scores),
             "over": self.over,
@@ -920,7 +898,7 @@ class State(ABC, Generic[A]):
         return {k: v for k, v in settings.items() if k not in quiet or v != quiet[k]}
 
     def record(self) -> JSON:
-        """The record of this game so far (RULES.md §4)."""
+        """The record of this game so far (docs/rules.md §4.1)."""
         return {
             "game": self.game,
             "seats": self.seats,

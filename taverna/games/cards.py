@@ -1,4 +1,4 @@
-"""Muggins cards (RULES.md §2) on the game protocol.
+"""Muggins cards (docs/rules.md §2) on the game protocol.
 
 The hot data are small ints: a card is a number 0..51 (``rank * 4 + suit``,
 ranks A..K, suits S H D C), a hand is a list of card ids kept in id order.
@@ -20,7 +20,7 @@ CPython allocates a new object for every operation on an int that large.)
     ...     {"seat": 0, "type": "play", "card": "5S", "claim": True}, 2)) if e["type"] == "play"]
     [15]
 
-Readings of RULES.md §2 that the code relies on (each cited again where used):
+Readings of docs/rules.md §2 that the code relies on (each cited again where used):
 
 * **Who is active.** A player holding no card is skipped. Only a play removes
   a card from a hand and only a go or a draw-back-up adds one, so the seats
@@ -118,7 +118,7 @@ from .base import (
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: Final = ("S", "H", "D", "C")
 N_CARDS: Final = 52
-#: card id -> notation, ``rank + suit`` (RULES.md §2 Deck)
+#: card id -> notation, ``rank + suit`` (docs/rules.md §2.1)
 CARD_STR: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS)
 ALL_CARD_NAMES: Final = CARD_STR
 _ID: Final = {text: i for i, text in enumerate(CARD_STR)}
@@ -129,7 +129,8 @@ CUT: Final[tuple[int, ...]] = tuple(N_CARDS if g >= 10 else 4 * g for g in range
 
 
 def _scoring_table(limit: int) -> tuple[tuple[bool, ...], ...]:
-    """SCORING[limit][total][card]: does ``card``, played on ``total``, score (RULES.md §2)."""
+    """SCORING[limit][total][card]: does ``card``, played on ``total``, score
+    (docs/rules.md §2.6)."""
     out = []
     for total in range(limit + 1):
         row = []
@@ -141,7 +142,7 @@ def _scoring_table(limit: int) -> tuple[tuple[bool, ...], ...]:
 
 
 SCORING: Final = {limit: _scoring_table(limit) for limit in (21, 31)}
-#: POINTS[limit][total]: what a play bringing the pile to ``total`` scores (RULES.md §2)
+#: POINTS[limit][total]: what a play bringing the pile to ``total`` scores (docs/rules.md §2.6)
 POINTS: Final = {
     limit: tuple(2 if t == limit else t if t % 5 == 0 else 0 for t in range(limit + 1))
     for limit in (21, 31)
@@ -187,7 +188,7 @@ def _bounds_after_play(bounds: tuple[int, ...], value: int, hidden: int) -> tupl
     return bounds[:-1]
 
 
-#: How a muggins window closed (RULES.md §2 muggins rule), kept only to tell a claim
+#: How a muggins window closed (docs/rules.md §2.7), kept only to tell a claim
 #: or call that arrives too late what happened: ``(owner, points, how, by, card)``,
 #: ``owner``'s unclaimed ``points`` were lost when seat ``by`` played ``card`` (``how``
 #: "play") or said go ("go"), or settled when it claimed them ("claim") or called
@@ -266,7 +267,7 @@ def _menu(seat: int, scores: Sequence[bool]) -> _Menu:
 
 def _menus(limit: int) -> tuple[tuple[_Menu, ...], ...]:
     """_MENUS[limit][seat][total]: the :func:`_menu` of ``seat`` on a pile at ``total``
-    (RULES.md §2 Scoring a play).
+    (docs/rules.md §2.6).
 
     legal_actions takes a hand's plays from it with one lookup per card, allocating
     nothing but its list. Measured: working out the plays card by card from
@@ -291,7 +292,7 @@ _NEXT: Final = tuple(tuple((s + 1) % n for s in range(n)) for n in range(5))
 def _windows(seats: int) -> tuple[tuple[tuple[CardAction, ...], ...], ...]:
     """_WINDOWS[seats][first][owner]: while seat ``owner``'s score waits, what each
     seat may do about it, in turn order from ``first``: its owner claims it, every
-    other seat calls Muggins! (RULES.md §2 muggins rule).
+    other seat calls Muggins! (docs/rules.md §2.7).
 
     Every legal_actions asks it while a score waits, and a window is open after
     most scoring plays in random play: built at each ask instead, it costs some 2 %
@@ -313,7 +314,7 @@ _DECK: Final = list(range(N_CARDS))
 @cache
 def _dealing(seats: int, hand_size: int, dealer: int) -> itemgetter[Any]:
     """What gives the hands of a shuffled deck (a tuple of card ids), dealt one card at
-    a time from the dealer's left (RULES.md §2 Deal): seat s gets every ``seats``-th
+    a time from the dealer's left (docs/rules.md §2.3): seat s gets every ``seats``-th
     card from the ``(s - dealer - 1) % seats``-th on. One slice per seat, taken in
     one call (measured: slicing in a comprehension at every deal costs 0.8 % of an
     action, the bench's loop)."""
@@ -357,7 +358,7 @@ class CardDeal(NamedTuple):
 
 
 class Cards(State[CardAction]):
-    """Muggins cards: 52 cards, 2–4 seats each for themselves (RULES.md §2).
+    """Muggins cards: 52 cards, 2–4 seats each for themselves (docs/rules.md §2.1).
 
     Table settings: ``target`` (61), ``limit`` 31 or 21, ``hand_size`` 5 or 7,
     ``muggins`` (on), ``muggins_on_last`` (off). Several seats may act at once
@@ -373,7 +374,7 @@ class Cards(State[CardAction]):
     order = 2
     optional_actions: ClassVar[tuple[str, ...]] = ("claim", "muggins")
     settings_declared: ClassVar[tuple[Setting, ...]] = (
-        # RULES.md §2 Settings
+        # docs/rules.md §2.2
         Setting("target", "int", SETTINGS_DEFAULTS["target"], minimum=1),
         Setting("limit", "choice", 31, choices=(31, 21), hints={21: "Strict 21"}),
         Setting("hand_size", "choice", 5, choices=(5, 7), hints={7: "Deal-Seven"}),
@@ -425,7 +426,7 @@ class Cards(State[CardAction]):
     @classmethod
     def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
         """The Muggins! calls ``seat`` made (it took an opponent's unclaimed points) and
-        those it suffered (an opponent took its own), RULES.md §2 The muggins rule: one
+        those it suffered (an opponent took its own), docs/rules.md §2.7: one
         ``muggins`` event each, its ``seat`` the caller and ``from`` the scorer."""
         made = suffered = 0
         for e in events:
@@ -452,7 +453,7 @@ class Cards(State[CardAction]):
         self.menus = _MENUS[self.limit]
         self.points = POINTS[self.limit]
         self.hs: int = self.settings["hand_size"]
-        # the hand size a play draws back up to; RULES.md §2 Settings: Deal-Seven
+        # the hand size a play draws back up to; docs/rules.md §2.2: Deal-Seven
         # never draws, not even on a go (0)
         self.draws: int = self.hs if self.hs == 5 else 0
         self.muggins: bool = self.settings["muggins"]
@@ -489,7 +490,7 @@ class Cards(State[CardAction]):
     @classmethod
     def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
         """Deal 0 names the first dealer and the deal passes to the next seat each
-        round (RULES.md §2 Deal), so every later dealer is known from the start:
+        round (docs/rules.md §2.3), so every later dealer is known from the start:
         a wrong one makes the whole record malformed before anything is played.
         """
         if deals:
@@ -564,7 +565,7 @@ class Cards(State[CardAction]):
     # ----------------------------------------------------------- dealing
 
     def _high_card_draw(self, rng: random.Random) -> int:
-        """RULES.md §2 Deal: the first dealer draws the highest rank (K high, A low).
+        """docs/rules.md §2.3: the first dealer draws the highest rank (K high, A low).
 
         Tied seats draw again among themselves; suits never matter.
         """
@@ -589,10 +590,10 @@ class Cards(State[CardAction]):
             candidates = tied
 
     def _random_deal(self, rng: random.Random) -> CardDeal:
-        # RULES.md §2 Deal: the first dealer by a high-card draw, then the next seat
+        # docs/rules.md §2.3: the first dealer by a high-card draw, then the next seat
         first = self.dealer < 0
         dealer = self._high_card_draw(rng) if first else (self.dealer + 1) % self.seats
-        # RULES.md §2 Deal: one card at a time, starting at the dealer's left, so
+        # docs/rules.md §2.3: one card at a time, starting at the dealer's left, so
         # the i-th card goes to seat dealer + 1 + i. The cut of a shuffled deck
         # leaves it uniformly shuffled, so it is not drawn.
         deck = _DECK[:]
@@ -621,7 +622,7 @@ class Cards(State[CardAction]):
             )
 
     def _begin(self, deal: CardDeal, given: bool) -> list[Event]:
-        # RULES.md §2 Deal: the deal passes to the next seat each round
+        # docs/rules.md §2.3: the deal passes to the next seat each round
         if self.dealer < 0 and deal.dealer is not None:
             dealer = deal.dealer % self.seats
         else:
@@ -640,7 +641,7 @@ class Cards(State[CardAction]):
         self.total = 0
         self.last = -1
         self.gone = 0
-        # RULES.md §2 Deal: the player after the dealer leads
+        # docs/rules.md §2.3: the player after the dealer leads
         leader = dealer + 1 if dealer + 1 < n else 0
         self.leader = self.turn = leader
         if self._quiet:
@@ -666,7 +667,7 @@ class Cards(State[CardAction]):
     def to_act(self) -> tuple[int, ...]:
         """The seat whose turn it is; while a score is unclaimed, every seat.
 
-        RULES.md §2 muggins rule: the scorer may claim and every opponent may
+        docs/rules.md §2.7: the scorer may claim and every opponent may
         call, besides the player whose turn it is (listed first).
         """
         if self.over:
@@ -715,7 +716,7 @@ class Cards(State[CardAction]):
             else:
                 out.append(_GO[turn])
         if ps >= 0:
-            # RULES.md §2 muggins rule: the scorer may claim, the others call
+            # docs/rules.md §2.7: the scorer may claim, the others call
             if seat is None:
                 out += _WINDOWS[self.seats][turn if turn >= 0 else 0][ps]
             else:
@@ -739,7 +740,7 @@ class Cards(State[CardAction]):
     # ------------------------------------------------------------ playing
 
     def _close_window(self, by: int, events: list[Event], card: int = -1) -> None:
-        """RULES.md §2 muggins rule: the next play or go closes the window."""
+        """docs/rules.md §2.7: the next play or go closes the window."""
         points = sum(self.pend)
         if not self._quiet:
             events.append({"type": "lost", "seat": self.pend_seat, "points": points})
@@ -749,7 +750,7 @@ class Cards(State[CardAction]):
         self.pend = []
 
     def _win(self, s: int, events: list[Event]) -> None:
-        # RULES.md §2 Winning: the first credit that reaches the target wins at once
+        # docs/rules.md §2.8: the first credit that reaches the target wins at once
         self.over = True
         self.winner = s
         self.turn = -1
@@ -823,7 +824,7 @@ class Cards(State[CardAction]):
             at = hand.index(c) if c in hand else -1
         if s != self.turn or total > self.limit or at < 0:
             self._refuse_play(s, c)
-        # RULES.md §2 Scoring a play: multiples of five score their total, the limit 2
+        # docs/rules.md §2.6: multiples of five score their total, the limit 2
         points = self.points[total]
         claim = action.claim
         if claim and not (points and self.muggins):
@@ -831,7 +832,7 @@ class Cards(State[CardAction]):
         events = []
         if self.pend_seat >= 0:
             self._close_window(s, events, c)
-        # RULES.md §2 muggins rule: a score is credited when claimed with its play (or
+        # docs/rules.md §2.7: a score is credited when claimed with its play (or
         # at a No-Muggins table); else it waits for its claim, or a Muggins! call
         credit = points if claim or not self.muggins else 0
         if not self._quiet:
@@ -874,7 +875,7 @@ class Cards(State[CardAction]):
             self.pend = [points]
         stock = self.stock
         if stock and len(hand) < self.draws:
-            # RULES.md §2 Play: draw back up to hand_size while the stock lasts. That
+            # docs/rules.md §2.4: draw back up to hand_size while the stock lasts. That
             # is one card: while there is stock every hand holds hand_size or more
             # (a go adds one), so a play leaves at most one to draw, the cards held
             # stay as many, and the next seat holds cards.
@@ -900,7 +901,7 @@ class Cards(State[CardAction]):
             held = self.held - 1
             self.held = held
             if not held:
-                # RULES.md §2 Closing a pile: the round's final card (nothing left to
+                # docs/rules.md §2.5: the round's final card (nothing left to
                 # hold or draw)
                 self._close_final(s, total, claim, events)
             elif total == self.limit:
@@ -914,7 +915,7 @@ class Cards(State[CardAction]):
         return events
 
     def _close_at_limit(self, s: int, total: int, events: list[Event]) -> None:
-        # RULES.md §2 Closing a pile: exactly the limit closes it at once
+        # docs/rules.md §2.5: exactly the limit closes it at once
         leader = self._new_pile(s)
         if not self._quiet:
             events.append(
@@ -933,7 +934,7 @@ class Cards(State[CardAction]):
         """A play with ``claim`` claims what it scores: refuse it when that is nothing.
 
         That is its points, or the 'last' point of the round's final card when
-        ``muggins_on_last`` is on (RULES.md §2 muggins rule).
+        ``muggins_on_last`` is on (docs/rules.md §2.7).
         """
         if not self.muggins:
             self._refuse_claim(s, c, total)
@@ -944,7 +945,7 @@ class Cards(State[CardAction]):
             self._refuse_claim(s, c, total)
 
     def _close_final(self, s: int, total: int, claim: bool, events: list[Event]) -> None:
-        # RULES.md §2 Closing a pile: the round's final card, 'last' 1 or only the limit's 2
+        # docs/rules.md §2.5: the round's final card, 'last' 1 or only the limit's 2
         last = 0 if total == self.limit else 1
         # muggins_on_last: 'last' waits for its claim unless the card claimed it
         waits = last and self.mol and not claim
@@ -974,7 +975,7 @@ class Cards(State[CardAction]):
         self._end_round(events)
 
     def _new_pile(self, last: int) -> int:
-        # RULES.md §2 Closing a pile: led by the first active player after the last card's
+        # docs/rules.md §2.5: led by the first active player after the last card's
         self.discards.extend(self.pile)
         self.pile = []
         self.total = 0
@@ -1020,7 +1021,7 @@ class Cards(State[CardAction]):
             events.append({"type": "go", "seat": s, "total": total})
         stock = self.stock
         if stock and self.draws:
-            # RULES.md §2 Play: a go draws one card while any is left
+            # docs/rules.md §2.4: a go draws one card while any is left
             d = stock.pop()
             if _COMPILED:
                 _insort(hand, d)
@@ -1047,7 +1048,7 @@ class Cards(State[CardAction]):
         if not gone >> nxt & 1:
             self.turn = nxt
             return events
-        # RULES.md §2 Closing a pile: every active player said go: 'last' 1
+        # docs/rules.md §2.5: every active player said go: 'last' 1
         last = self.last
         # muggins_on_last: the 'last' point waits for its claim
         waits = self.mol
@@ -1120,7 +1121,7 @@ class Cards(State[CardAction]):
         )
 
     def _settle(self, s: int) -> list[Event]:
-        """Credit the pending score to ``s`` one credit at a time (RULES.md §2 Winning):
+        """Credit the pending score to ``s`` one credit at a time (docs/rules.md §2.8):
         its owner's claim, or another seat's Muggins! call."""
         owner = self.pend_seat
         points = sum(self.pend)
@@ -1188,7 +1189,7 @@ class Cards(State[CardAction]):
         return self._settle(s)
 
     def _end_round(self, events: list[Event]) -> None:
-        # RULES.md §2 Winning: no winner yet, so a new round; scores carry over
+        # docs/rules.md §2.8: no winner yet, so a new round; scores carry over
         if not self._quiet:
             events.append({"type": "round_end", "round": self.hand_no, "scores": self.scores[:]})
         self.turn = -1

@@ -1,4 +1,4 @@
-"""Muggins dominoes (RULES.md §1) on the game protocol.
+"""Muggins dominoes (docs/rules.md §1) on the game protocol.
 
 The hot data are plain ints: a tile is a number 0..27, a hand is a 28-bit
 mask, the line is known by its two open ends. That keeps :meth:`legal_actions`,
@@ -110,7 +110,7 @@ def tiles_of(mask: int) -> list[int]:
 
 
 def round_to_five(pips: int) -> int:
-    """Nearest multiple of five, remainders 1–2 down and 3–4 up (RULES.md §1)."""
+    """Nearest multiple of five, remainders 1–2 down and 3–4 up (docs/rules.md §1.6)."""
     return (pips + 2) // 5 * 5
 
 
@@ -216,7 +216,7 @@ class DominoDeal(NamedTuple):
 
 
 class Dominoes(State[DominoAction]):
-    """Muggins dominoes: double-six set, 2–4 seats, individual scores (RULES.md §1)."""
+    """Muggins dominoes: double-six set, 2–4 seats, individual scores (docs/rules.md §1.1)."""
 
     game: ClassVar[str] = "muggins-dominoes"
     min_seats: ClassVar[int] = 2
@@ -226,11 +226,11 @@ class Dominoes(State[DominoAction]):
     order = 1
     piece: ClassVar[str] = "tile"
     settings_declared: ClassVar[tuple[Setting, ...]] = (
-        # RULES.md §1 Deal: 250 for two players, 200 for three or four
+        # docs/rules.md §1.2: 250 for two players, 200 for three or four
         Setting("target", "int", lambda seats: 250 if seats == 2 else 200, minimum=1),
     )
     #: a player's page counts (:meth:`count_figures`) the hands they dominoed and their
-    #: placements credited (RULES.md §1 has no Muggins! call: every count is credited)
+    #: placements credited (docs/rules.md §1.5: no Muggins! call, every count is credited)
     figure_names: ClassVar[tuple[str, ...]] = ("dominoes", "scoring_plays")
 
     #: each seat's score
@@ -259,17 +259,17 @@ class Dominoes(State[DominoAction]):
 
     @staticmethod
     def hand_size(seats: int) -> int:
-        """7 tiles each for two players, 5 for three or four (RULES.md §1 Deal)."""
+        """7 tiles each for two players, 5 for three or four (docs/rules.md §1.2)."""
         return 7 if seats == 2 else 5
 
     @staticmethod
     def default_target(seats: int) -> int:
-        """250 for two players, 200 for three or four (RULES.md §1 Deal)."""
+        """250 for two players, 200 for three or four (docs/rules.md §1.2)."""
         return 250 if seats == 2 else 200
 
     @classmethod
     def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
-        """The hands ``seat`` ended by placing its last tile (RULES.md §1 End of hand:
+        """The hands ``seat`` ended by placing its last tile (docs/rules.md §1.6:
         "domino") and its placements whose count was credited (Count after each
         placement: a positive multiple of five)."""
         dominoes = scoring = 0
@@ -379,7 +379,7 @@ class Dominoes(State[DominoAction]):
         hands = tuple([tuple(tiles[i * k : i * k + k]) for i in range(n)])
         opener = self._last_winner()
         if opener is None:
-            # RULES.md §1 Opener: a neutral draw, every seat equally likely
+            # docs/rules.md §1.3: a neutral draw, every seat equally likely
             opener = deal_below(rng, n)
         return DominoDeal(hands, tuple(tiles[n * k :]), opener)
 
@@ -388,7 +388,7 @@ class Dominoes(State[DominoAction]):
         return self.last_hand["winner"] if self.last_hand else None
 
     def _check_deal(self, deal: DominoDeal) -> None:
-        # RULES.md §1 Opener: the player who played the last tile opens; after
+        # docs/rules.md §1.3: the player who played the last tile opens; after
         # a blocked hand (or the first hand) the deal carries the neutral draw.
         previous_winner = self._last_winner()
         if previous_winner is not None:
@@ -464,7 +464,7 @@ class Dominoes(State[DominoAction]):
         ]
 
     def count(self) -> int:
-        """The sum of the open ends (RULES.md §1 Count): doubles at an end count twice."""
+        """The sum of the open ends (docs/rules.md §1.5): doubles at an end count twice."""
         if self.left < 0:
             return 0
         if len(self.line_left) + len(self.line_right) == 1:
@@ -504,17 +504,17 @@ class Dominoes(State[DominoAction]):
                 L = self.left
                 end = action.end
                 if L < 0:
-                    # RULES.md §4: the first tile as written sets the ends
+                    # docs/rules.md §4.3: the first tile as written sets the ends
                     L, R = self.left, self.right = action.a, action.b
                     self.ldbl = self.rdbl = dbl
                     self.line_right.append(L * 7 + R)
                     end = None
-                    count = L + R  # RULES.md §1 Count: a lone tile counts once
+                    count = L + R  # docs/rules.md §1.5: a lone tile counts once
                 else:
                     R = self.right
                     if end is None:
                         end = self._only_end(s, t, L, R)
-                    # RULES.md §1 Count: the open ends, a double at an end counting both halves
+                    # docs/rules.md §1.5: the open ends, a double at an end counting both halves
                     if end == LEFT:
                         new = OTHER[t][L]
                         if new < 0:
@@ -562,7 +562,7 @@ class Dominoes(State[DominoAction]):
                     scores[s] += credit
                     self.credits[s] += credit
                     if scores[s] >= self.target:
-                        # RULES.md §1 Immediate end: no subtraction follows
+                        # docs/rules.md §1.7: no subtraction follows
                         self.over = True
                         self.winner = s
                         self.turn = -1
@@ -609,7 +609,7 @@ class Dominoes(State[DominoAction]):
                         }
                     )
                 if PIP_MASK[t] & x:
-                    self.must = t  # RULES.md §1 Play: a playable drawn tile is placed at once
+                    self.must = t  # docs/rules.md §1.4: a playable drawn tile is placed at once
                 elif not bone and self._blocked():
                     events.extend(self._end_hand(None))
             else:
@@ -715,7 +715,7 @@ class Dominoes(State[DominoAction]):
         return True
 
     def _end_hand(self, winner: int | None) -> list[Event]:
-        # RULES.md §1 End of hand: each player loses their own pips, rounded to five
+        # docs/rules.md §1.6: each player loses their own pips, rounded to five
         hands = [tiles_of(h) for h in self.hands]
         pips = [sum([TILE_SUM[t] for t in h]) for h in hands]
         subtract = [round_to_five(p) for p in pips]

@@ -1,5 +1,6 @@
-"""The Mus cards and hand values under their old name: they are
-:mod:`taverna.games.mus.hands` now, which this module gives as it is."""
+"""Another name for :mod:`taverna.games.mus.hands` (the Mus cards and hand values),
+which this module gives as it is, so that code importing ``taverna.games.mus_hands``
+keeps working."""
 
 from __future__ import annotations
 

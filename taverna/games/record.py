@@ -1,4 +1,4 @@
-"""Game records (RULES.md §4): load, validate, replay and write.
+"""Game records (docs/rules.md §4): load, validate, replay and write.
 
 A record is the deals and the actions of one game, enough to replay it
 exactly. The same code serves every game: the game module parses its own
@@ -19,7 +19,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import get_game
 from .base import (
     JSON,
     Action,
@@ -31,8 +30,9 @@ from .base import (
     State,
     event_json,
 )
+from .catalog import get_game
 
-#: exit statuses of `taverna replay` (RULES.md §4)
+#: exit statuses of `taverna replay` (docs/rules.md §4.4)
 OK: Final = 0
 ILLEGAL: Final = 1
 MALFORMED: Final = 2
@@ -50,7 +50,7 @@ class Record:
     settings: dict[str, Any]
     deals: list[Any]
     actions: list[Action]
-    #: signals made beside the actions (Mus señas, RULES.md §3), in order of ``after``
+    #: signals made beside the actions (Mus señas, docs/rules.md §3.8.4), in order of ``after``
     signals: list[JSON] = field(default_factory=list)
 
     def to_json(self) -> JSON:
@@ -71,7 +71,7 @@ def _whole(x: Any) -> bool:
 
 
 def parse_signals(cls: type[State], seats: int, raw: Any, n_actions: int) -> list[JSON]:
-    """A record's ``signals`` checked as data (RULES.md §3 Señas): each
+    """A record's ``signals`` checked as data (docs/rules.md §3.8.4): each
     ``{"seat", "sign", "after", "caught_by"}`` with a known sign, ``after`` from 0 to
     the number of actions and never going back; raises MalformedRecord. Whether each
     was true and in place is the replay's question."""
@@ -224,12 +224,32 @@ def replay(record: Record) -> Replay:
 
 
 def replay_text(text: str | bytes) -> tuple[JSON, int]:
-    """Replay JSON text: the JSON result of RULES.md §4 and the exit status."""
+    """Replay JSON text: the JSON result of docs/rules.md §4.4 and the exit status."""
     try:
         outcome = replay(load_record(text))
     except MalformedRecord as e:
         return {"ok": False, "malformed": str(e)}, MALFORMED
     return outcome.to_json(), OK if outcome.ok else ILLEGAL
+
+
+def figures(record: JSON, seat: int) -> dict[str, int]:
+    """What ``seat`` did in a finished game, as its game counts it for a player's page
+    (:meth:`~taverna.games.base.State.count_figures`): ``{name: count}`` for every name
+    of the game's ``figure_names``, from ``record`` (docs/rules.md §4.1) replayed by the
+    engine, so the events counted are exactly the game's. A game without figures
+    answers ``{}`` and replays nothing. A replay that stops at an illegal action counts
+    the events before it; a malformed record raises MalformedRecord.
+
+        >>> record = json.load(open("taverna/examples/dominoes-2p.json"))
+        >>> figures(record, 0)
+        {'dominoes': 7, 'scoring_plays': 42}
+    """
+    parsed = parse_record(record)
+    game = parsed.game
+    if not game.figure_names:
+        return {}
+    counted = game.count_figures(replay(parsed).events, seat)
+    return {name: counted.get(name, 0) for name in game.figure_names}
 
 
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:

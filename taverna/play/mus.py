@@ -159,7 +159,8 @@ def typed_hint(legal: list[Action]) -> str | None:
 
 
 def typed_mus(view: View, legal: list[Action], text: str) -> Action | str | None:
-    """``envido N`` for any N >= 2 (RULES.md §3: bet or raise N >= 2); the menu lists 2-5."""
+    """``envido N`` for any N >= 2 (docs/rules.md §3.6.1: bet or raise N >= 2); the menu
+    lists 2-5."""
     words = text.lower().replace("más", "").replace("mas", "").split()
     if len(words) != 2 or words[0] not in ("envido", "bet", "raise") or not words[1].isdigit():
         return None

@@ -34,7 +34,7 @@ async def game_replay(table_id: str, request: Request) -> dict[str, Any]:
     if record is None:
         raise Conflict(f"game {table_id} is not finished", "not_finished")
     steps = await asyncio.to_thread(replay_steps, record)
-    # Mus señas (RULES.md §3): none is secret once the game is over; each shown at its
+    # Mus señas (docs/rules.md §3.8.3): none is secret once the game is over; each shown at its
     # moment (``after``: the step it follows)
     return {"table": table.public(), "steps": steps, "signals": record.get("signals", [])}
 

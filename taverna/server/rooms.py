@@ -303,7 +303,7 @@ class Room:
         self._schedule()
 
     async def resume(self, stopped_at: datetime | None = None) -> None:
-        """Rebuild a playing table from its stored record after a restart (RULES.md §4).
+        """Rebuild a playing table from its stored record after a restart (docs/rules.md §4.1).
 
         ``stopped_at`` is when the server was last seen alive: the turn timer and the
         Muggins window go on with the time they had then. Raises :class:`Unresumable`
@@ -341,7 +341,7 @@ class Room:
         except (MalformedRecord, IllegalAction, SettingsError) as e:
             raise Unresumable(f"its stored deals are not a record: {e}") from None
         history = [state.initial_events]
-        made = 0  # the stored señas put back (Mus, RULES.md §3), each after its action
+        made = 0  # the stored señas put back (Mus, docs/rules.md §3.8.4), each after its action
         for i, data in enumerate([*rows.actions, None]):
             try:
                 made = signals.replay(state, rows.signals, made, i)
@@ -706,7 +706,7 @@ class Room:
         return True, None
 
     async def signal(self, seat: int, sign: Any) -> Refusal | None:
-        """A Mus seña of ``seat`` (RULES.md §3): not a move, stored and told apart
+        """A Mus seña of ``seat`` (docs/rules.md §3.8): not a move, stored and told apart
         (:mod:`.signals`). None when it was made, else why not (nothing changed)."""
         why = await signals.make(self, seat, sign)
         if why is not None:

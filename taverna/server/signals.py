@@ -1,4 +1,4 @@
-"""Mus señas at a live table (RULES.md §3): made, stored, and told to whoever sees them.
+"""Mus señas at a live table (docs/rules.md §3.8): made, stored, and told to whoever sees them.
 
 A seña is not an action: it changes no stone and no turn and takes no update number
 (``seq``). Like a move, it is stored before anybody hears of it — with who caught it,

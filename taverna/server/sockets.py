@@ -408,7 +408,7 @@ async def _act(room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrive
 
 
 async def _signal(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> None:
-    """A Mus seña (RULES.md §3): refused as an ``act`` would be from this connection,
+    """A Mus seña (docs/rules.md §3.8.2): refused as an ``act`` would be from this connection,
     else the room judges it. Not a move: its ack carries the seq as it stands."""
     mid, seat = msg.get("id"), _player_seat(room, conn, joined, msg.get("id"))
     if isinstance(seat, dict):

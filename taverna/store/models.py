@@ -143,7 +143,7 @@ class Seat(Base):
 
 
 class Deal(Base):
-    """One deal of a table's game in record notation (RULES.md §4), stored as it is dealt.
+    """One deal of a table's game in record notation (docs/rules.md §4.2), stored as it is dealt.
 
     The first goes with the start, every later one in the transaction of the action
     that caused it; a Mus reshuffle rewrites its hand's deal in the same way. With the
@@ -159,7 +159,7 @@ class Deal(Base):
 
 
 class Signal(Base):
-    """One Mus seña (RULES.md §3) as it was made: ``data`` is the record's signal,
+    """One Mus seña (docs/rules.md §3.8.4) as it was made: ``data`` is the record's signal,
     ``{"seat", "sign", "after", "caught_by"}``; ``index`` its place in ``signals``."""
 
     __tablename__ = "signals"

@@ -1,5 +1,5 @@
 """A table's game as stored: its deals, actions and signals, the rows a running table
-resumes from and its record (RULES.md §4) is made of. Actions go through the
+resumes from and its record (docs/rules.md §4.1) is made of. Actions go through the
 group-commit writer (:mod:`.writer`)."""
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from .models import Action, Deal, Signal, Table, aware, now
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A table's stored game: deals and actions in record notation (RULES.md §4)."""
+    """A table's stored game: deals and actions in record notation (docs/rules.md §4.1)."""
 
     deals: list[dict[str, Any]]
     actions: list[dict[str, Any]]
     #: when its last deal or action was stored (the turn then began)
     last_at: datetime | None
-    #: its Mus señas as the record lists them (RULES.md §3), in the order they were made
+    #: its Mus señas as the record lists them (docs/rules.md §3.8.4), in the order they were made
     signals: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -60,7 +60,7 @@ class RecordStore(Database):
     async def append_signal(
         self, table_id: str, index: int, data: dict[str, Any], *, fence: int | None = None
     ) -> None:
-        """Store seña ``index`` of a table (RULES.md §3: ``{"seat", "sign", "after",
+        """Store seña ``index`` of a table (docs/rules.md §3.8.4: ``{"seat", "sign", "after",
         "caught_by"}``); with ``fence``, only while that is still the table's fencing
         token (else :class:`Fenced`). A seña is not an action: it has its own rows and
         its own numbering, and goes straight to the database (they are few)."""
@@ -136,7 +136,7 @@ class RecordStore(Database):
         await self.run(q)
 
     async def record(self, table_id: str) -> dict[str, Any]:
-        """A table's record (RULES.md §4) from its stored deals and actions."""
+        """A table's record (docs/rules.md §4.1) from its stored deals and actions."""
 
         def q(s: Session) -> dict[str, Any]:
             t = s.get(Table, table_id)
@@ -156,7 +156,7 @@ class RecordStore(Database):
                 "actions": [r[0] for r in actions],
             }
             signals = _signals(s, table_id)
-            if signals:  # RULES.md §3: a record without señas has no "signals"
+            if signals:  # docs/rules.md §3.8.4: a record without señas has no "signals"
                 record["signals"] = signals
             return record
 

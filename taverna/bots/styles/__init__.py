@@ -2,7 +2,7 @@
 
 A style is a :class:`~taverna.bots.Bot` like any level — it sees its seat's view only
 and is deterministic given its seed — but it is never offered at a table: it stands
-for a kind of player our bots must hold up against (issue 30). Each is made by the
+for a kind of player our bots must hold up against. Each is made by the
 name ``style:<name>`` wherever a bot is named (``make_bot("style:careful", Mus, 0)``,
 ``taverna simulate mus --bots expert --vs careful``).
 
@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ...games.base import Action, State, View
-from .. import heuristics
 from ..base import Bot, BotOptionError, UnknownBot
+from ..heuristics import choose_with
 from . import cards, dominoes
 from .mus import STYLES as MUS_STYLES
 from .mus import MusStyle
@@ -50,7 +50,7 @@ class MugginsStyle(Bot):
         super().__init__(game, seat, seed, **options)
 
     def choose(self, view: View) -> Action | None:
-        return heuristics.choose_with(self, view, lambda _legal, turn: self._pick(view, turn))
+        return choose_with(self, view, lambda _legal, turn: self._pick(view, turn))
 
     def _pick(self, view: View, turn: list[Action]) -> Action:
         if not any(a.type == "play" for a in turn):

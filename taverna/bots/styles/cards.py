@@ -1,4 +1,4 @@
-"""Muggins cards opponents: a defensive and an aggressive player (RULES.md §2).
+"""Muggins cards opponents: a defensive and an aggressive player (docs/rules.md §2).
 
 Both claim every score of their own and call Muggins! on every missed one (they never
 forget). The unknown cards are those not in the seat's hand, the pile or the discards.

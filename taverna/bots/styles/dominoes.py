@@ -1,4 +1,4 @@
-"""Muggins dominoes opponents: a defensive and an aggressive player (RULES.md §1).
+"""Muggins dominoes opponents: a defensive and an aggressive player (docs/rules.md §1).
 
 Both see only their view: their tiles, the line, the ends and how many tiles each
 player holds. The unknown tiles (neither in hand nor on the line) are those the next

@@ -1,4 +1,4 @@
-"""Mus opponents of five kinds, to measure the bots against (RULES.md §3).
+"""Mus opponents of five kinds, to measure the bots against (docs/rules.md §3).
 
 Every style cuts the mus and discards as the table policy does (:func:`taverna.bots.mus.greedy`);
 they differ where players differ, in the lances: when to bet, what to answer. An
@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 from ...games.base import Action, State, View
 from ...games.mus import ACCEPT, BET, JUEGO, ORDAGO, PARES, PASS, RAISE, REJECT, Mus, MusAction
 from ...games.mus.hands import card_id
-from .. import mus as policy
 from ..base import Bot, BotOptionError
+from ..mus import greedy, lance_p, strength, told_p
 from .odds import lance_odds
 
 
@@ -43,7 +43,7 @@ class Spot:
 
     def win(self, us: int, them: int) -> float:
         """The chance of winning the game from these stones (the strength tables)."""
-        return policy.strength().win(us, them)
+        return strength().win(us, them)
 
     def refuse(self) -> float:
         """The game chance after refusing the bet."""
@@ -116,11 +116,11 @@ def estimate(view: View, senas: bool) -> float:
         holders = list(announced["pares"] or [])
     elif lance == JUEGO and not punto:
         holders = list(announced["juego"] or [])
-    t = policy.strength()
+    t = strength()
     hand = t.hand([card_id(c) for c in view["hand"]])
-    p = policy.lance_p(t, hand, (seat - mano) % 4, lance, punto, seat, holders)
+    p = lance_p(t, hand, (seat - mano) % 4, lance, punto, seat, holders)
     told = _told(view) if senas else {}
-    return policy.told_p(p, seat, mano, lance, punto, holders, told) if told else p
+    return told_p(p, seat, mano, lance, punto, holders, told) if told else p
 
 
 class MusStyle(Bot):
@@ -148,7 +148,7 @@ class MusStyle(Bot):
         if not legal or not self.must_act(view):
             return None
         if view["phase"] not in ("speak", "answer"):
-            return policy.greedy(self, view, legal)
+            return greedy(self, view, legal)
         here = spot(view)
         # an órdago is answered on the exact odds of the showdown (a game is at stake,
         # and only the lance's comparison counts); envites on the tables' estimate

@@ -1,7 +1,7 @@
 """The exact odds of a Mus lance at the showdown, from what one seat knows.
 
 At an accepted órdago (or any lance decided at the showdown) only that lance's
-comparison matters (RULES.md §3 Betting in a lance): the pair holding the best
+comparison matters (docs/rules.md §3.5, §3.6.4): the pair holding the best
 hand among the players taking part wins, the tie to the player closest to mano.
 :func:`lance_odds` counts, over every deal of the cards the seat has not seen,
 the deals its pair wins, each weighted by how many ways of dealing the cards
@@ -16,7 +16,7 @@ hands ordered by strength, made once for each set of cards the opponents leave.
 
 A deal counts when it fits what the seat knows: the pares and juego
 announcements (who holds them) and, when given, the señas it saw (a seña is
-always true: RULES.md §3 Señas).
+always true: docs/rules.md §3.8.2).
 
     >>> from taverna.games.mus.hands import parse_hand
     >>> from taverna.games.mus.rules import CHICA

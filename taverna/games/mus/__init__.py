@@ -1,4 +1,4 @@
-"""Mus (RULES.md §3) on the game protocol.
+"""Mus (docs/rules.md §3) on the game protocol.
 
 Four seats in two pairs (seats 0 and 2 against 1 and 3). A hand is the mus
 phase (mus / no mus, discards), then the four lances — Grande, Chica, Pares,
@@ -37,7 +37,7 @@ The package, one module per concept:
 - :mod:`.hands` — the cards and what a hand is worth in each lance;
 - :mod:`.rules` — the numbers: seats, phases, lances, how a lance ended.
 
-Readings of the betting rules (RULES.md §3 Betting in a lance), where the
+Readings of the betting rules (docs/rules.md §3.6), where the
 text leaves the turn order implicit:
 
 - Before any bet, the players taking part speak once each in turn order from

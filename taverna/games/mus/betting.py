@@ -1,4 +1,4 @@
-"""The four lances and their betting (RULES.md §3 The four lances; Betting in a lance):
+"""The four lances and their betting (docs/rules.md §3.5, §3.6):
 who speaks in each, passes, bets, raises, órdagos and their answers.
 
 Functions of a :class:`~.state.Mus` state (``state``): the handlers of its actions
@@ -52,7 +52,7 @@ def open_lance(state: Mus, events: list[Event]) -> None:
                     holders.append(x)
                     pairs |= 1 << (x & 1)
             state.holders[L - PARES] = tuple(holders)
-            # RULES.md §3: who holds pares or juego is announced before the lance
+            # docs/rules.md §3.5: who holds pares or juego is announced before the lance
             if not quiet:
                 events.append({"type": "announce", "lance": LANCE_NAMES[L], "holders": holders})
             if not holders and L == PARES:
@@ -178,7 +178,7 @@ def reject(state: Mus, s: int, action: MusAction) -> list[Event]:
     if state.apos < len(state.answerers):
         state.turn = state.answerers[state.apos]  # the partner answers
         return events
-    # RULES.md §3 Refused: the last bettors win the lance, credited at once
+    # docs/rules.md §3.6.3: the last bettors win the lance, credited at once
     L = state.lance
     team = state.bet_team
     state.res_status[L] = REFUSED

@@ -1,4 +1,4 @@
-"""The end of a hand (RULES.md §3 Showdown; Match structure): who wins each lance and
+"""The end of a hand (docs/rules.md §3.7, §3.2): who wins each lance and
 why, the count of the stones lance by lance, and the games, cows and match they make.
 
 Functions of a :class:`~.state.Mus` state (``state``). A hand's end credits its
@@ -128,7 +128,7 @@ class HandEnd:
 def credit_at_once(
     state: Mus, team: int, n: int, lance: str, reason: str, events: list[Event]
 ) -> bool:
-    """Credit the stones of a refused bet at once (RULES.md §3 Refused); True when that
+    """Credit the stones of a refused bet at once (docs/rules.md §3.6.3); True when that
     wins the game, which ends the hand there."""
     state.stones[team] += n
     if not state._quiet:
@@ -143,7 +143,7 @@ def credit_at_once(
             }
         )
     if state.stones[team] >= GAME_STONES:
-        # RULES.md §3: credits that bring a pair to 40 end the game at once
+        # docs/rules.md §3.6.3: credits that bring a pair to 40 end the game at once
         _end_hand(state, HandEnd(state, "game won"), events)
         win_game(state, team, "stones", events)
         return True
@@ -204,7 +204,7 @@ def best(vals: list[HandValue], f: int, among: Sequence[int]) -> int:
     """The seat whose hand is best in field ``f`` among ``among`` (in turn order from
     mano).
 
-    RULES.md §3: ties go to the player closest to mano, so only a strictly
+    docs/rules.md §3.3: ties go to the player closest to mano, so only a strictly
     better key displaces the best so far.
     """
     winner = top = -1  # every key is 0 or more: the first seat takes the lead
@@ -234,7 +234,7 @@ def _showdown_lance(end: HandEnd, L: int) -> tuple[int, int, Sequence[int]]:
 
 def _lance_stones(end: HandEnd, L: int, team: int, name: str, rows: list[JSON] | None) -> int:
     """The stones lance ``L`` gives pair ``team`` at the showdown, each written in ``rows``
-    where it came from, when given (RULES.md §3 Showdown)."""
+    where it came from, when given (docs/rules.md §3.7)."""
     vals = end.vals
     assert vals is not None
     st = end.status[L]
@@ -265,7 +265,7 @@ def _lance_stones(end: HandEnd, L: int, team: int, name: str, rows: list[JSON] |
                         }
                     )
     elif end.punto:
-        n += 1  # RULES.md §3: Punto's extra stone
+        n += 1  # docs/rules.md §3.7: Punto's extra stone
         if rows is not None:
             rows.append({"lance": name, "team": team, "stones": 1, "for": "punto"})
     else:
@@ -290,8 +290,8 @@ def _lance_stones(end: HandEnd, L: int, team: int, name: str, rows: list[JSON] |
 
 def verdict(end: HandEnd, L: int, seat: int, among: Sequence[int]) -> JSON:
     """Why ``seat`` won lance ``L``: against whom (the other pair's best among
-    ``among``, in turn order from mano) and by what, in the words of RULES.md §3
-    The four lances."""
+    ``among``, in turn order from mano) and by what, in the words of
+    docs/rules.md §3.5."""
     vals = end.vals
     assert vals is not None
     name = LANCE_NAMES[4 if end.punto and L == JUEGO else L]
@@ -391,7 +391,7 @@ def _write(end: HandEnd) -> JSON:
 def _showdown(
     end: HandEnd, stones: list[int] | None, events: list[Event] | None, describe: bool
 ) -> JSON | None:
-    """The showdown, lance by lance (RULES.md §3 Showdown): with ``stones``, credit them
+    """The showdown, lance by lance (docs/rules.md §3.7): with ``stones``, credit them
     (and say each credit in ``events``, when given) until a pair reaches 40, which sets
     ``end.cut``; with ``describe``, write the summary — the lances after the cut, and
     their tally rows, marked not counted. :func:`count` credits (and describes at an
@@ -471,7 +471,7 @@ def _showdown(
 
 
 def ordago_showdown(state: Mus, events: list[Event]) -> None:
-    # RULES.md §3 Órdago accepted: cards shown, the lance's winner wins the game
+    # docs/rules.md §3.6.4: cards shown, the lance's winner wins the game
     L = state.lance
     vals = state.vals
     assert vals is not None
@@ -485,7 +485,7 @@ def ordago_showdown(state: Mus, events: list[Event]) -> None:
 
 
 def count(state: Mus, events: list[Event]) -> None:
-    """RULES.md §3 Showdown: count lance by lance, stop when a pair reaches 40."""
+    """docs/rules.md §3.7: count lance by lance, stop when a pair reaches 40."""
     state.phase = IDLE  # the hand is over: credits no longer stop it
     state.turn = -1
     quiet = state._quiet
@@ -500,7 +500,7 @@ def count(state: Mus, events: list[Event]) -> None:
 
 
 def win_game(state: Mus, team: int, reason: str, events: list[Event]) -> None:
-    """RULES.md §3 Match structure: games make cows, cows make the match."""
+    """docs/rules.md §3.2: games make cows, cows make the match."""
     state.phase = IDLE
     state.turn = -1
     state.games[team] += 1
@@ -534,7 +534,7 @@ def win_game(state: Mus, team: int, reason: str, events: list[Event]) -> None:
                     }
                 )
             return
-    # RULES.md §3 Match structure: stones restart at 0 for each game, games for each cow
+    # docs/rules.md §3.2: stones restart at 0 for each game, games for each cow
     state.stones = [0, 0]
     state.game_no += 1
     if new_cow:

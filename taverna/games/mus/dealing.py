@@ -1,4 +1,4 @@
-"""The deal and the mus phase (RULES.md §3 Mano; Deal and mus): dealing a hand,
+"""The deal and the mus phase (docs/rules.md §3.3, §3.4): dealing a hand,
 mus or no mus, the discards and the reshuffles of the deck they run out.
 
 Functions of a :class:`~.state.Mus` state (``state``): the handlers of its actions
@@ -27,7 +27,7 @@ _DECK: Final = list(range(N_CARDS))
 
 def random_deal(state: Mus, rng: random.Random) -> MusDeal:
     """The next hand dealt from ``rng``: a shuffled deck, four cards to each seat."""
-    # RULES.md §3 Mano: drawn at random, then the next seat every hand
+    # docs/rules.md §3.3: drawn at random, then the next seat every hand
     mano = deal_below(rng, SEATS) if state.mano < 0 else (state.mano + 1) % SEATS
     cards = _DECK[:]
     deal_shuffle(rng, cards)
@@ -53,7 +53,7 @@ def begin(state: Mus, deal: MusDeal, given: bool) -> list[Event]:
         assert first_mano is not None
         mano = first_mano
     else:
-        mano = (state.mano + 1) % SEATS  # RULES.md §3 Mano: the next seat every hand
+        mano = (state.mano + 1) % SEATS  # docs/rules.md §3.3: the next seat every hand
     state.reset_hand()
     state.mano = mano
     state.dealt = deal
@@ -175,7 +175,7 @@ def discard(state: Mus, s: int, action: MusAction) -> list[Event]:
         )
     state.mus_count += 1
     if state.mus_count == SEATS:
-        # RULES.md §3: then a new mus round starts at mano
+        # docs/rules.md §3.4: then a new mus round starts at mano
         state.phase = MUS_PHASE
         state.mus_count = 0
         state.mus_round += 1
@@ -214,7 +214,7 @@ def reshuffle_order(state: Mus, s: int) -> Sequence[int]:
                 f"the {len(pile)} discarded cards, but it {' and '.join(why)}"
             )
         return order
-    # a live game: shuffle and keep the order for the record (RULES.md §4); a copy
+    # a live game: shuffle and keep the order for the record (docs/rules.md §4.2); a copy
     # without a generator of its own shuffles from system randomness
     rng = dealer.for_deal(state.hand_no, i) if dealer is not None else random.Random()
     deal_shuffle(rng, pile)

@@ -1,8 +1,8 @@
-"""A player's own figures of a finished match (RULES.md §3), for their page: the
+"""A player's own figures of a finished match (docs/rules.md §3), for their page: the
 lances their pair won, by kind, and the órdagos they called and won.
 
 Counted from the events of the match as the engine's replay makes them
-(:meth:`~taverna.games.base.State.figures`):
+(:func:`taverna.games.record.figures`):
 
 - a lance is won by the pair a hand's end (``hand_end``) names for it: at the
   showdown, the pair holding the best hand; a pair alone with pares or juego; the
@@ -30,7 +30,7 @@ FIGURE_NAMES: Final[tuple[str, ...]] = (*LANCE_NAMES, "ordagos_called", "ordagos
 
 def seat_figures(events: Sequence[Event], seat: int) -> dict[str, int]:
     """What ``seat`` did in the match whose events are ``events``, by figure name."""
-    team = seat & 1  # RULES.md §3: seats 0 and 2 are pair 0, 1 and 3 pair 1
+    team = seat & 1  # docs/rules.md §3.1: seats 0 and 2 are pair 0, 1 and 3 pair 1
     out = dict.fromkeys(FIGURE_NAMES, 0)
     caller = -1  # the seat whose órdago awaits its answer
     for e in events:
@@ -39,7 +39,7 @@ def seat_figures(events: Sequence[Event], seat: int) -> dict[str, int]:
             caller = e["seat"]
             out["ordagos_called"] += caller == seat
         elif kind == "credit" and e["reason"] == "refused":
-            # RULES.md §3 Refused: the bettors are credited at once
+            # docs/rules.md §3.6.3: the bettors are credited at once
             if caller == seat:
                 out["ordagos_won"] += 1
             caller = -1

@@ -1,5 +1,5 @@
-"""Mus cards and hand evaluation (RULES.md §3): a small library of its own.
-(It was ``taverna.games.mus_hands``, a name that still works.)
+"""Mus cards and hand evaluation (docs/rules.md §3.1, §3.5): a small library of its own.
+(``taverna.games.mus_hands`` is another name for this module.)
 
 A card is an int 0..39; its notation is rank + suit (``12o``, ``1e``,
 ``10c``). Every question the lances ask of a four-card hand depends only on
@@ -44,7 +44,7 @@ CARD_RANK: Final[tuple[int, ...]] = tuple(r for r in RANKS for _ in SUITS)
 
 #: the eight classes, lowest first: ace (1, 2), 4, 5, 6, 7, sota, caballo, king (12, 3)
 CLASS_NAMES: Final = ("ace", "4", "5", "6", "7", "sota", "caballo", "king")
-#: order value of each class for Grande, Chica and Pares (RULES.md §3 Players and deck)
+#: order value of each class for Grande, Chica and Pares (docs/rules.md §3.1)
 CLASS_ORDER: Final = (1, 4, 5, 6, 7, 10, 11, 12)
 #: points of each class for Juego and Punto (figures and threes 10, aces and twos 1)
 CLASS_POINTS: Final = (1, 4, 5, 6, 7, 10, 10, 10)
@@ -54,7 +54,7 @@ CARD_CLASS: Final[tuple[int, ...]] = tuple(_RANK_CLASS[r] for r in CARD_RANK)
 #: card id -> points
 CARD_POINTS: Final[tuple[int, ...]] = tuple(CLASS_POINTS[c] for c in CARD_CLASS)
 
-#: RULES.md §3 Juego: the order of the juego totals, best first
+#: docs/rules.md §3.5.4: the order of the juego totals, best first
 JUEGO_ORDER: Final = (31, 32, 40, 37, 36, 35, 34, 33)
 #: the juego key of a real 31 (7-7-7-sota) when the table plays ``real_31``
 REAL_31: Final = len(JUEGO_ORDER) + 1
@@ -103,7 +103,7 @@ class HandValue(NamedTuple):
 def _value(classes: Sequence[int]) -> HandValue:
     """Evaluate a hand from its classes (any order)."""
     order = sorted((CLASS_ORDER[c] for c in classes), reverse=True)
-    # Grande: highest card first, then the next (RULES.md §3 lance 1).
+    # Grande: highest card first, then the next (docs/rules.md §3.5.1).
     g = 0
     for r in order:
         g = g * 16 + r
@@ -111,7 +111,7 @@ def _value(classes: Sequence[int]) -> HandValue:
     ch = 0
     for r in reversed(order):
         ch = ch * 16 + (15 - r)
-    # Pares (RULES.md §3 lance 3): duples > medias > par, then the rank(s).
+    # Pares (docs/rules.md §3.5.3): duples > medias > par, then the rank(s).
     counts: dict[int, int] = {}
     for r in order:
         counts[r] = counts.get(r, 0) + 1
@@ -129,7 +129,7 @@ def _value(classes: Sequence[int]) -> HandValue:
         kind, key = PAR, (PAR << 8) | (groups[0][1] << 4)
     pts = sum(CLASS_POINTS[c] for c in classes)
     j = _JUEGO_KEY.get(pts, 0)
-    # RULES.md §3 lance 4: with real_31, 7-7-7-sota beats every other 31.
+    # docs/rules.md §3.5.4: with real_31, 7-7-7-sota beats every other 31.
     real = REAL_31 if sorted(classes) == [4, 4, 4, 5] else j
     return HandValue(g, ch, key, kind, pts, j, real, pts)
 

@@ -1,4 +1,4 @@
-"""Mus actions and deals as values, and their record notation (RULES.md §4).
+"""Mus actions and deals as values, and their record notation (docs/rules.md §4.2, §4.3).
 
 An action is a :class:`MusAction`: a seat and an action code (:data:`ACTION_TYPES`),
 with an ``amount`` for a bet or a raise and the ``cards`` of a discard. A deal is a
@@ -203,7 +203,7 @@ def parse_action(obj: Any, seats: int) -> MusAction:
     only_fields(obj, kind, *takes)
     if code in (BET, RAISE):
         n = obj.get("amount")
-        # RULES.md §4 Reading: a whole number is well-formed; below 2 stones is refused
+        # docs/rules.md §4.5: a whole number is well-formed; below 2 stones is refused
         # by the rules (apply), not by the notation
         if not _whole(n):
             raise InvalidAction(f"a {kind} needs a whole number of stones, not {n!r}")
@@ -217,7 +217,7 @@ def parse_action(obj: Any, seats: int) -> MusAction:
             cards = tuple(card_id(t) for t in raw)
         except ValueError as e:
             raise InvalidAction(str(e)) from None
-        # how many, and whether twice: the rules' to refuse (apply), RULES.md §4 Reading
+        # how many, and whether twice: the rules' to refuse (apply), docs/rules.md §4.5
         return MusAction(seat, DISCARD_CARDS, 0, cards)
     return SAID[code][seat]
 

@@ -1,4 +1,4 @@
-"""The shape of a Mus hand, in the numbers the engine speaks (RULES.md §3).
+"""The shape of a Mus hand, in the numbers the engine speaks (docs/rules.md §3).
 
 Four seats in two pairs: seat ``s`` plays for pair ``s & 1`` (seats 0 and 2
 against 1 and 3). A hand is the mus phase, then the four lance slots, each with

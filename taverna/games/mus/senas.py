@@ -1,4 +1,4 @@
-"""Señas: the signals partners make of what they hold (RULES.md §3 Señas).
+"""Señas: the signals partners make of what they hold (docs/rules.md §3.8).
 
 A seña is not an action of the game: it changes no stone and no turn. The state
 keeps them apart (``Mus.signals``, the record's ``signals``), this module says
@@ -10,7 +10,7 @@ which are true and allowed, who catches one, and what each seat may see of it::
     >>> draw_catches(7, 0, 0, 1.0), draw_catches(7, 0, 0, 0.0)
     ([1, 3], [])
 
-Readings of RULES.md §3 Señas:
+Readings of docs/rules.md §3.8:
 
 - A seña is true of the hand *as it is* when made (the mus is cut, so no card
   changes until the next deal). *dos reyes*, *dos ases*: one pair (par) of kings,
@@ -50,7 +50,7 @@ from .rules import ANSWER, DISCARD, GRANDE, IDLE, MUS_PHASE, SEATS, SPEAK
 if TYPE_CHECKING:
     from .state import Mus
 
-#: the federation's señas (RULES.md §3), in the rules' order
+#: the federation's señas (docs/rules.md §3.8.1), in the rules' order
 SIGNS: Final[tuple[str, ...]] = (
     "dos_reyes",
     "dos_ases",
@@ -164,7 +164,7 @@ def holds(sign: str, hand: Sequence[int]) -> bool:
 
 
 def refusal(state: Mus, seat: int, sign: str) -> IllegalAction | None:
-    """Why ``seat`` may not make ``sign`` now (None: it may). RULES.md §3 Señas."""
+    """Why ``seat`` may not make ``sign`` now (None: it may). docs/rules.md §3.8.2."""
     if sign not in SIGN_BIT:
         return IllegalAction(
             f"{sign!r} is not a seña: the señas are {', '.join(SIGNS)}",
@@ -244,7 +244,7 @@ def refusal(state: Mus, seat: int, sign: str) -> IllegalAction | None:
 
 
 def true_signs(state: Mus, seat: int) -> list[str]:
-    """The señas ``seat`` may make right now, in :data:`SIGNS` order (RULES.md §3):
+    """The señas ``seat`` may make right now, in :data:`SIGNS` order (docs/rules.md §3.8.2):
     true, not partial, at their moment, not made yet this hand."""
     if (
         state.phase not in (SPEAK, ANSWER)
@@ -295,7 +295,7 @@ def check_catch(maker: int, caught_by: Any) -> list[int]:
 
 
 def visible(entry: JSON, seat: int | None, hand_over: bool) -> JSON | None:
-    """What ``seat`` (None: a spectator) may see of the seña ``entry`` (RULES.md §3):
+    """What ``seat`` (None: a spectator) may see of the seña ``entry`` (docs/rules.md §3.8.3):
     the maker all of it, with who caught it; the partner and an opponent who caught it
     the seat and sign; any other opponent nothing; a spectator nothing until the hand
     is over, then all of it."""

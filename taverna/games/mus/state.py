@@ -1,5 +1,5 @@
 """The Mus state: the game's facts, its fields, and the protocol's answers
-(RULES.md §3). What happens in each part of a hand is in the package's other
+(docs/rules.md §3). What happens in each part of a hand is in the package's other
 modules, functions of this state: :mod:`.dealing` (the deal and the mus phase),
 :mod:`.betting` (the lances), :mod:`.count` (the end of a hand, games and cows),
 :mod:`.views` (views and samples); :mod:`.notation` has the actions and deals,
@@ -24,8 +24,9 @@ from ..base import (
     View,
     not_an_action,
 )
-from . import betting, dealing, notation, senas, views
+from .betting import accept, bet, call_ordago, raise_bet, reject, say_pass
 from .count import HandEnd, summary
+from .dealing import begin, check_deal, discard, random_deal, say_mus, say_no_mus
 from .figures import FIGURE_NAMES, seat_figures
 from .hands import HandValue
 from .notation import (
@@ -48,6 +49,9 @@ from .notation import (
     cards_str,
     discards,
 )
+from .notation import deal_json as write_deal
+from .notation import parse_action as read_action
+from .notation import parse_deal as read_deal
 from .rules import (
     ANSWER,
     DISCARD,
@@ -60,10 +64,13 @@ from .rules import (
     SEATS,
     SPEAK,
 )
+from .senas import SIGN_BIT, SIGNS, check_catch, draw_catches, refusal, true_signs, visible
+from .views import sample as sample_view
+from .views import view as seat_view
 
 
 class Mus(State[MusAction]):
-    """Mus: four seats in two pairs, stones, games and cows (RULES.md §3).
+    """Mus: four seats in two pairs, stones, games and cows (docs/rules.md §3).
 
     Events (plain dicts; ``private`` parts only for the seat they name):
 
@@ -95,7 +102,7 @@ class Mus(State[MusAction]):
     game: ClassVar[str] = "mus"
     min_seats: ClassVar[int] = SEATS
     max_seats: ClassVar[int] = SEATS
-    #: RULES.md §3: seats 0 and 2 are team 0, seats 1 and 3 team 1
+    #: docs/rules.md §3.1: seats 0 and 2 are team 0, seats 1 and 3 team 1
     team_count: ClassVar[int | None] = 2
     title: ClassVar[str] = "Mus"
     match_unit: ClassVar[str] = "match"
@@ -103,13 +110,13 @@ class Mus(State[MusAction]):
     order = 3
     default_seats: ClassVar[int] = 4
     private_fields: ClassVar[tuple[str, ...]] = ("hand", "discarded")
-    signal_signs: ClassVar[tuple[str, ...]] = senas.SIGNS
+    signal_signs: ClassVar[tuple[str, ...]] = SIGNS
     settings_declared: ClassVar[tuple[Setting, ...]] = (
-        # RULES.md §3: cows per match and games per cow, 1 to 3
+        # docs/rules.md §3.2: cows per match and games per cow, 1 to 3
         Setting("cows", "choice", 1, choices=(1, 2, 3)),
         Setting("games_per_cow", "choice", 3, choices=(1, 2, 3)),
         Setting("real_31", "bool", False),
-        # RULES.md §3 Señas: on by default; each opponent catches one with this chance
+        # docs/rules.md §3.2, §3.8.3: on by default; each opponent catches one with this chance
         Setting("senas", "bool", True, quiet=True),
         Setting("catch", "number", 0.25, minimum=0, maximum=1, quiet=True),
     )
@@ -194,7 +201,7 @@ class Mus(State[MusAction]):
         self.deck: list[int] = []  # top at the end
         self.piles: list[list[int]] = [[], [], [], []]  # each seat's discards in the pile
         self.discards: list[list[int]] = []  # cards discarded per round, per seat (public counts)
-        # RULES.md §3 Señas: every seña of the game, as the record lists them; an entry
+        # docs/rules.md §3.8.4: every seña of the game, as the record lists them; an entry
         # is never changed once made (a clone shares them)
         self.signals: list[JSON] = []
         self.n_actions = 0  # actions applied (a seña's ``after``), kept by clones too
@@ -207,7 +214,7 @@ class Mus(State[MusAction]):
             self.discards = []
         self.reshuffled = 0
         self.signals_start = len(self.signals)  # this hand's señas are signals[signals_start:]
-        self.signs_made = [0, 0, 0, 0]  # per seat, the bits (senas.SIGN_BIT) of this hand's
+        self.signs_made = [0, 0, 0, 0]  # per seat, the bits (SIGN_BIT) of this hand's
         self.mus_round = 0
         self.mus_count = 0  # mus said (mus phase) or discards made (discard phase) this round
         self.vals: list[HandValue] | None = None
@@ -249,12 +256,12 @@ class Mus(State[MusAction]):
 
     @property
     def scores(self) -> list[int]:
-        """The stones of the current game per pair (RULES.md §4)."""
+        """The stones of the current game per pair (docs/rules.md §4.4)."""
         return self.stones
 
     @classmethod
     def check_deals(cls, seats: int, deals: Sequence[Any]) -> None:
-        # RULES.md §3 Mano: it passes to the next seat every hand, across
+        # docs/rules.md §3.3: it passes to the next seat every hand, across
         # games, so every queued deal's mano is known from the first one.
         if deals:
             first = deals[0].mano
@@ -272,24 +279,24 @@ class Mus(State[MusAction]):
 
     @classmethod
     def parse_action(cls, obj: Any, seats: int) -> MusAction:
-        return notation.parse_action(obj, seats)
+        return read_action(obj, seats)
 
     @classmethod
     def parse_deal(cls, obj: Any, seats: int, settings: Mapping[str, Any], index: int) -> MusDeal:
-        return notation.parse_deal(obj, index)
+        return read_deal(obj, index)
 
     @classmethod
     def deal_json(cls, deal: Any) -> JSON:
-        return notation.deal_json(deal)
+        return write_deal(deal)
 
     def _random_deal(self, rng: random.Random) -> MusDeal:
-        return dealing.random_deal(self, rng)
+        return random_deal(self, rng)
 
     def _check_deal(self, deal: MusDeal) -> None:
-        dealing.check_deal(self, deal)
+        check_deal(self, deal)
 
     def _begin(self, deal: MusDeal, given: bool) -> list[Event]:
-        return dealing.begin(self, deal, given)
+        return begin(self, deal, given)
 
     @classmethod
     def count_figures(cls, events: Sequence[Event], seat: int) -> dict[str, int]:
@@ -350,30 +357,30 @@ class Mus(State[MusAction]):
         events: list[Event]
         if ph == SPEAK:
             if code == PASS:
-                events = betting.say_pass(self, s, action)
+                events = say_pass(self, s, action)
             elif code == BET:
-                events = betting.bet(self, s, action)
+                events = bet(self, s, action)
             elif code == ORDAGO:
-                events = betting.call_ordago(self, s, action)
+                events = call_ordago(self, s, action)
             else:
                 raise self.not_now(s, code)
         elif ph == ANSWER:
             if code == ACCEPT:
-                events = betting.accept(self, s, action)
+                events = accept(self, s, action)
             elif code == REJECT:
-                events = betting.reject(self, s, action)
+                events = reject(self, s, action)
             elif code == RAISE:
-                events = betting.raise_bet(self, s, action)
+                events = raise_bet(self, s, action)
             elif code == ORDAGO:
-                events = betting.call_ordago(self, s, action)
+                events = call_ordago(self, s, action)
             else:
                 raise self.not_now(s, code)
         elif ph == MUS_PHASE and code == MUS:
-            events = dealing.say_mus(self, s, action)
+            events = say_mus(self, s, action)
         elif ph == MUS_PHASE and code == NO_MUS:
-            events = dealing.say_no_mus(self, s, action)
+            events = say_no_mus(self, s, action)
         elif ph == DISCARD and code == DISCARD_CARDS:
-            events = dealing.discard(self, s, action)
+            events = discard(self, s, action)
         else:
             raise self.not_now(s, code)
         self.n_actions += 1
@@ -412,8 +419,8 @@ class Mus(State[MusAction]):
     def check_signal(self, seat: int, sign: str) -> None:
         """Refuse (IllegalAction, with a reason of :data:`.senas.REASONS`) a seña that
         ``seat`` may not make now: false, partial, out of its moment, made already this
-        hand, at a table without señas (RULES.md §3 Señas)."""
-        refused = senas.refusal(self, seat, sign)
+        hand, at a table without señas (docs/rules.md §3.8)."""
+        refused = refusal(self, seat, sign)
         if refused is not None:
             raise refused
 
@@ -423,20 +430,20 @@ class Mus(State[MusAction]):
         the record entry ``{"seat", "sign", "after", "caught_by"}``. No stone and no
         turn changes."""
         self.check_signal(seat, sign)
-        caught = senas.check_catch(seat, caught_by)
+        caught = check_catch(seat, caught_by)
         entry: JSON = {"seat": seat, "sign": sign, "after": self.n_actions, "caught_by": caught}
         self.signals.append(entry)
-        self.signs_made[seat] |= senas.SIGN_BIT[sign]
+        self.signs_made[seat] |= SIGN_BIT[sign]
         return entry
 
     def signal_for(self, entry: JSON, seat: int | None) -> JSON | None:
         """What ``seat`` (None: a spectator) may see of the seña ``entry``, one of
-        :attr:`signals`; None: nothing. The one place that decides it (RULES.md §3): the
+        :attr:`signals`; None: nothing. The one place that decides it (docs/rules.md §3.8.3): the
         maker sees it with ``caught_by``, the partner and an opponent who caught it see
         the sign, other opponents nothing, a spectator nothing while its hand is played.
         """
         playing = self.phase != IDLE and any(e is entry or e == entry for e in self.hand_signals)
-        return senas.visible(entry, seat, not playing)
+        return visible(entry, seat, not playing)
 
     @property
     def hand_signals(self) -> list[JSON]:
@@ -445,10 +452,10 @@ class Mus(State[MusAction]):
 
     def may_signal(self, seat: int) -> list[str]:
         """The señas ``seat`` may make now (:func:`.senas.true_signs`)."""
-        return senas.true_signs(self, seat)
+        return true_signs(self, seat)
 
     def record(self) -> JSON:
-        """RULES.md §4, with the señas (``signals``) when there are some (§3)."""
+        """docs/rules.md §4.1, with the señas (``signals``) when there are some (§3.8.4)."""
         rec = super().record()
         if self.signals:
             rec["signals"] = [dict(e, caught_by=list(e["caught_by"])) for e in self.signals]
@@ -461,12 +468,12 @@ class Mus(State[MusAction]):
     def catches(self, seed: int, seat: int) -> list[int]:
         """Who catches the next seña, ``seat``'s: :func:`.senas.draw_catches` with the
         table's ``catch`` and the seña's index in the game."""
-        return senas.draw_catches(seed, len(self.signals), seat, self.settings["catch"])
+        return draw_catches(seed, len(self.signals), seat, self.settings["catch"])
 
     # ---------------------------------------------------------------- views
 
     def result(self) -> JSON:
-        """RULES.md §4: stones of the current game, games and cows per pair."""
+        """docs/rules.md §4.4: stones of the current game, games and cows per pair."""
         return {
             "scores": self.stones[:],
             "games": self.games[:],
@@ -478,10 +485,10 @@ class Mus(State[MusAction]):
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` sees: the public table, its own cards and discards, its legal moves."""
-        return views.view(self, seat)
+        return seat_view(self, seat)
 
     @classmethod
     def sample(cls, view: View, rng: random.Random) -> Self:
         """A full state consistent with ``view``: the unseen cards placed at random
         (:func:`.views.sample`)."""
-        return views.sample(cls, view, rng)
+        return sample_view(cls, view, rng)

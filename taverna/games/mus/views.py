@@ -2,7 +2,7 @@
 
 :func:`view` is a seat's (or a spectator's) view, JSON-ready: the public table,
 its own cards and discards, its legal actions. :func:`sample` draws a whole
-state that shows a seat exactly its view, for search bots (RULES.md §3: the
+state that shows a seat exactly its view, for search bots (docs/rules.md §3.5: the
 pares and juego announcements are public, so the other hands must fit them).
 """
 
@@ -83,7 +83,7 @@ def view(state: Mus, seat: int | None) -> View:
         "over": state.over,
         "winner": state.winner,
         "last_hand": state.last_hand,
-        # RULES.md §3 Señas: this hand's, as this seat may see them (Mus.signal_for)
+        # docs/rules.md §3.8.3: this hand's, as this seat may see them (Mus.signal_for)
         "signals": [
             x for x in (state.signal_for(e, seat) for e in state.hand_signals) if x is not None
         ],
@@ -246,7 +246,7 @@ def sample(cls: type[M], view: View, rng: random.Random) -> M:
             return False
         return juego_h is None or bool(v.juego) == (x in juego_h)
 
-    # RULES.md §3 Señas: a seña is always true, so a seña the seat saw says what its
+    # docs/rules.md §3.8.2: a seña is always true, so a seña the seat saw says what its
     # maker holds (its own are in its hand already)
     told: dict[int, list[str]] = {}
     for e in view.get("signals", ()):

@@ -1,6 +1,6 @@
 """Life at the table: Mus señas, table chat and its reports, play again.
 
-- ``signals``: the señas made at a table (RULES.md §3), stored as they are made, apart
+- ``signals``: the señas made at a table (docs/rules.md §3.8.4), stored as they are made, apart
   from the actions (a seña changes no stone and no turn): who, which, after how many
   actions, and which opponents caught it (drawn once, so a restart never draws again).
 - ``chat_messages``: what was said at a table, in the players' room or the

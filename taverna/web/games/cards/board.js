@@ -1,4 +1,4 @@
-// Muggins cards at the table (RULES.md §2): the pile with its running total and
+// Muggins cards at the table (docs/rules.md §2): the pile with its running total and
 // the limit, the stock, go, a Claim button after your scoring play and a
 // Muggins! button for everyone else while a score is unclaimed (view.pending).
 

@@ -1,4 +1,4 @@
-// Muggins dominoes at the table (RULES.md §1): the line with doubles crosswise, laid
+// Muggins dominoes at the table (docs/rules.md §1): the line with doubles crosswise, laid
 // as a snake that turns at the edge of the table (both open ends in sight); your tiles
 // placed by click or drag on the end you mean; boneyard, the count of the ends, and
 // the paper score sheet.
@@ -17,7 +17,7 @@ function placements(c, tile) {
 }
 
 /** The placements of `tile` that make different positions: one where the two ends are
- * alike. Only the open ends count (docs/rules.md, Muggins dominoes: no double opens a
+ * alike. Only the open ends count (docs/rules.md §1.4: no double opens a
  * branch, a double at an end counts both halves), so a tile that fits ends of the same
  * pips, both doubles or neither, leaves the same two ends at either: mirror images, no
  * choice to ask for. A double end and a plain one of the same pips are not alike (the

@@ -1,4 +1,4 @@
-// Mus at the table (RULES.md §3): four seats, partners facing each other, mano
+// Mus at the table (docs/rules.md §3): four seats, partners facing each other, mano
 // marked; the lance being played and the betting so far; Mus / No mus, discards,
 // Paso, Envido with an amount, Órdago, Quiero, No quiero; the showdown with each
 // lance's result; stones as amarracos (fives) and stones, games and cows.
@@ -13,7 +13,7 @@ const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos'
 const RANK_KEYS = { 10: 'es.sota', 11: 'es.caballo', 12: 'es.rey', 1: 'es.as' };
 const MAX_BET = 40;
 
-/** The federation's señas (RULES.md §3), by their Spanish names in every language (what
+/** The federation's señas (docs/rules.md §3.8.1), by their Spanish names in every language (what
  * each means is said in the page's language, lang/*.json mus.sena.*). */
 const SIGNS = {
   dos_reyes: 'dos reyes',
@@ -492,7 +492,7 @@ const mus = {
 
 function v_points(h, s) {
   const bits = [];
-  // RULES.md §3: 31 or more is juego; below, the total counts for Punto
+  // docs/rules.md §3.5.4: 31 or more is juego; below, the total counts for Punto
   if (h.points) bits.push(t(h.points[s] >= 31 ? 'mus.points_juego' : 'mus.points_punto', { n: h.points[s] }));
   if (h.pares && h.pares[s]) bits.push(t(`mus.pares_kind.${h.pares[s]}`));
   return bits.length ? html`<span class="muted small">${bits.join(' · ')}</span>` : '';

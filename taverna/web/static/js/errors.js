@@ -21,7 +21,7 @@ function facts(params, fmt, detail) {
   }
   const thing = params.card ?? params.tile;
   if (thing !== undefined) out.thing = fmt.thing ? fmt.thing(thing) : thing;
-  // a Mus seña (RULES.md §3), and the señas a hand holds: by their names
+  // a Mus seña (docs/rules.md §3.8.1), and the señas a hand holds: by their names
   const sign = fmt.sign || ((x) => x);
   if (typeof params.sign === 'string') out.sign = sign(params.sign);
   if (Array.isArray(params.holds)) out.holds = params.holds.map(sign).join(', ');

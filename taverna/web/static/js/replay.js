@@ -116,7 +116,7 @@ export function mount(app, tableId) {
         const line = g.narrate(e, c);
         if (line) log.push({ ...line, step: i });
       }
-      // the señas made at this step (Mus, RULES.md §3: after i actions), each told
+      // the señas made at this step (Mus, docs/rules.md §3.8.4: after i actions), each told
       for (const x of signals().filter((x) => x.after === i)) {
         const line = g.narrate({ type: 'signal', ...x }, c);
         if (line) log.push({ ...line, step: i });

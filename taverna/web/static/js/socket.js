@@ -289,7 +289,7 @@ export class TableSocket {
     return this.socket.send({ type: 'chat', ...body, id }) ? id : null;
   }
 
-  /** Make a Mus seña (RULES.md §3); its id, or null when offline. */
+  /** Make a Mus seña (docs/rules.md §3.8); its id, or null when offline. */
   signal(sign) {
     const id = this.nextId++;
     if (!this.socket.send({ type: 'signal', sign, id })) {

@@ -300,7 +300,7 @@ export function spanishCard(card, { cls = '', label = '' } = {}) {
 
 // ------------------------------------------------------- the score sheet
 
-/** One 50-point symbol with `strokes` of its ten strokes drawn (RULES.md §1 paper score sheet).
+/** One 50-point symbol with `strokes` of its ten strokes drawn (docs/rules.md §1.8).
  * The big X first (two strokes), then a small x in each of the four spaces (two strokes each). */
 function fifty(strokes, x0) {
   const lines = [

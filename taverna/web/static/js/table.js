@@ -126,7 +126,7 @@ export function mount(app, tableId) {
       render();
     },
     signal(msg) {
-      // a Mus seña (RULES.md §3) is no update: it joins the view it belongs to, and the log
+      // a Mus seña (docs/rules.md §3.8) is no update: it joins the view it belongs to, and the log
       if (!S.view) return;
       S.view = { ...S.view, signals: [...(S.view.signals || []), msg.signal] };
       if (msg.may_signal) S.view.may_signal = msg.may_signal;
