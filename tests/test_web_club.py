@@ -130,7 +130,10 @@ def test_a_game_on_one_address_is_said_to_count_for_nobody(browser: Any, server:
     table = wait_finished(server, tid)
     assert table["result"]["settlement"]["why"] == "shared_address"
     over = page.locator(".game-over")
-    over.wait_for()
+    # the page draws every move of a game that two local bots played at full speed: alone
+    # it is there in 6 s, but in the suite, four test processes on two cores, it once took
+    # longer than the 15 s a step waits (.ci/run, 2026-12-08); the end is what is checked
+    over.wait_for(timeout=60_000)
     playwright_api.expect(over.locator(".over-note")).to_have_text(en["over.shared_address"])
     assert over.get_attribute("aria-describedby") == "over-note"
     tab.shot("newcomer-shared-address-over")
