@@ -1,7 +1,7 @@
 """Each game's own figures on a player's page (issue 18, Statistics): Muggins! calls
 made and suffered, lances won by kind, órdagos called and won...
 
-The game declares and counts them (:meth:`~taverna.games.base.State.figures`, from a
+The game declares and counts them (:func:`~taverna.games.record.figures`, from a
 finished game's record); here they are summed per game over the finished games a
 profile lists, and remembered per (table, seat): a finished table's record never
 changes, so each is replayed once per server process.
@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..games import TavernaError, get_game
+from ..games.record import figures
 from ..store.errors import NotFound
 from ..store.repo import Store
 
@@ -80,7 +81,7 @@ def _count(
         if record is None:
             continue
         try:
-            out[table, seat] = get_game(record["game"]).figures(record, seat)
+            out[table, seat] = figures(record, seat)
         except TavernaError as e:  # a record the game cannot read: it counts nothing
             log.warning("the figures of table %s: %s", table, e)
             out[table, seat] = {}
