@@ -4,9 +4,10 @@
 // lance's result; stones as amarracos (fives) and stones, games and cows.
 
 import { t, tn } from '/static/js/i18n.js';
-import { cardBack, cardChip, spanishCard, stones } from '/static/js/svg.js';
 import { html } from '/static/js/html.js';
 import { actor, nameText, thing } from '/static/js/ui.js';
+import { spanishBack, spanishCard, spanishChip } from './deck.js';
+import { stones } from './stones.js';
 
 const LANCES = ['grande', 'chica', 'pares', 'juego'];
 const SUIT_KEYS = { o: 'es.oros', c: 'es.copas', e: 'es.espadas', b: 'es.bastos' };
@@ -134,7 +135,7 @@ const mus = {
   /** An action in the game's own words, its cards drawn as at the table (replays; HTML). */
   describe(a) {
     if (a.type === 'discard') {
-      const cards = a.cards.map((x) => thing(cardChip(x, { spanish: true }), cardLabel(x)));
+      const cards = a.cards.map((x) => thing(spanishChip(x), cardLabel(x)));
       return html`${t('replay.action.discard')} ${cards}`;
     }
     return html`${say(a.type, a.amount)}`;
@@ -203,7 +204,7 @@ const mus = {
           }`,
         };
       case 'discard': {
-        const chip = (x) => cardChip(x, { spanish: true });
+        const chip = (x) => spanishChip(x);
         const own = e.cards ? html` ${e.cards.map(chip)} → ${(e.drawn || []).map(chip)}` : '';
         return { kind: 'discard', html: html`${who} ${t('mus.log.discard', { n: e.count })}${own}` };
       }
@@ -278,7 +279,7 @@ const mus = {
           : html`<div class="plate-cards mus-cards">${
               shown
                 ? shown.map((x) => html`<span class="card-small">${spanishCard(x)}</span>`)
-                : Array.from({ length: 4 }, () => html`<span class="card-small">${cardBack({ spanish: true })}</span>`)
+                : Array.from({ length: 4 }, () => html`<span class="card-small">${spanishBack()}</span>`)
             }</div>`;
       const said = said_(c, s);
       const ann = v.announced || {};
