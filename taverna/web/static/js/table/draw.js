@@ -6,8 +6,7 @@
 
 import { t } from '../i18n.js';
 import { html, setMarkup } from '../html.js';
-import { rulesLink, tableLink } from '../lobby.js';
-import { copyText, gameTitle, keepFocus, placeToast, scoreList, settingsChips, toast } from '../ui.js';
+import { copyText, gameTitle, keepFocus, placeToast, rulesLink, scoreList, settingsChips, tableLink, toast } from '../ui.js';
 import { voided } from './address.js';
 import { bindAgain } from './again.js';
 import { tick } from './clock.js';

@@ -5,7 +5,7 @@
 import { session } from '../api.js';
 import { explainRefusal } from '../errors.js';
 import { t } from '../i18n.js';
-import { setNet } from '../lobby.js';
+import { setNet } from '../chrome.js';
 import { plainName, toast } from '../ui.js';
 import * as motion from '../motion.js';
 import { checkShared } from './address.js';

@@ -5,8 +5,7 @@
 import { api, ensureSession, session } from '../api.js';
 import { t } from '../i18n.js';
 import { html } from '../html.js';
-import { tableLink } from '../lobby.js';
-import { levelOptions, seatName, sideBadge, toast } from '../ui.js';
+import { levelOptions, seatName, sideBadge, tableLink, toast } from '../ui.js';
 import { againButton, againOffer } from './again.js';
 import { clockText, secondsTo } from './state.js';
 
