@@ -494,7 +494,7 @@ def test_the_score_sheets_half_strokes_read_at_the_normal_size(
     strokes = page.evaluate(
         """async () => {
             const { html, setMarkup } = await import('/static/js/html.js');
-            const { scoreSheet } = await import('/static/js/svg.js');
+            const { scoreSheet } = await import('/games/muggins-dominoes/sheet.js');
             // as the dominoes scores show them, beside the table
             const rows = [15, 25, 35, 45].map((n) => html`<li>
               <div class="paper">${scoreSheet(n, `${n} points on the score sheet`)}</div></li>`);

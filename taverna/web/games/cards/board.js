@@ -3,9 +3,9 @@
 // Muggins! button for everyone else while a score is unclaimed (view.pending).
 
 import { t, tn } from '/static/js/i18n.js';
-import { cardBack, cardChip, frenchCard, parseFrench } from '/static/js/svg.js';
 import { html } from '/static/js/html.js';
 import { actor, nameText, thing } from '/static/js/ui.js';
+import { frenchBack, frenchCard, frenchChip, parseFrench } from './deck.js';
 
 const SUIT_KEYS = { S: 'fr.spades', H: 'fr.hearts', D: 'fr.diamonds', C: 'fr.clubs' };
 const RANK_KEYS = { A: 'fr.ace', J: 'fr.jack', Q: 'fr.queen', K: 'fr.king' };
@@ -15,7 +15,7 @@ function cardLabel(card) {
   return t('fr.card', { rank: RANK_KEYS[rank] ? t(RANK_KEYS[rank]) : rank, suit: t(SUIT_KEYS[suit]) });
 }
 
-const mini = (card) => cardChip(card);
+const mini = (card) => frenchChip(card);
 
 function seatsFrom(c) {
   const start = c.me ?? 0;
@@ -188,7 +188,7 @@ const cards = {
         const shown = c.hands?.[s];
         const fan = shown
           ? shown.map((x) => html`<span class="card-small">${frenchCard(x)}</span>`)
-          : Array.from({ length: n }, () => html`<span class="card-small">${cardBack()}</span>`);
+          : Array.from({ length: n }, () => html`<span class="card-small">${frenchBack()}</span>`);
         // one picture of the cards held: how many, and which when they are shown (a replay)
         const held = shown ? `${tn('cards.cards_n', shown.length)}: ${shown.map(cardLabel).join(', ')}` : tn('cards.cards_n', n);
         const tags = [
@@ -213,7 +213,7 @@ const cards = {
     return html`<div class="plates">${plates}</div>
       <div class="cards-center">
         <div class="stock" aria-label="${tn('cards.stock_n', v.stock)}">
-          <span class="stock-card">${v.stock ? cardBack() : ''}</span>
+          <span class="stock-card">${v.stock ? frenchBack() : ''}</span>
           <span>${t('cards.stock')} <b>${v.stock}</b></span>
         </div>
         <div class="pile-wrap">

@@ -4,9 +4,10 @@
 // the paper score sheet.
 
 import { t, tn } from '/static/js/i18n.js';
-import { domino, dominoBack, scoreSheet } from '/static/js/svg.js';
 import { html } from '/static/js/html.js';
 import { actor, forScreen, nameText, thing } from '/static/js/ui.js';
+import { scoreSheet } from './sheet.js';
+import { domino, dominoBack } from './tiles.js';
 
 /** "4-6" and "6-4" are the same tile. */
 const same = (a, b) => a.split('-').sort().join() === b.split('-').sort().join();

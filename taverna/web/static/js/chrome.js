@@ -126,3 +126,22 @@ export function topbar(current, player) {
       : html`<span class="who-name">${player.name}</span>`,
   );
 }
+
+/** The connection's state in the top bar (a page's socket says it): lost, the server
+ * restarting, back (said a moment, then gone). */
+export function setNet(status) {
+  const el = document.getElementById('net');
+  if (!el) return;
+  el.className = `net ${status}`;
+  const words = { lost: 'net.lost', restarting: 'net.restarting', reconnected: 'net.back' };
+  el.textContent = words[status] ? t(words[status]) : '';
+  if (status === 'reconnected') {
+    el.dataset.reconnected = String(Number(el.dataset.reconnected || 0) + 1);
+    setTimeout(() => {
+      if (el.classList.contains('reconnected')) {
+        el.className = 'net';
+        el.textContent = '';
+      }
+    }, 4000);
+  }
+}

@@ -69,6 +69,20 @@ export function gameTitle(game) {
   return has(`game.${game}`) ? t(`game.${game}`) : game;
 }
 
+/** A table's address, to share. */
+export function tableLink(id) {
+  return `${location.origin}${location.pathname}#/table/${id}`;
+}
+
+/** A link to a game's "How to play", opened beside the page (a form being filled, a
+ * game being played: neither is left for it). */
+export function rulesLink(game, { cls = '', text = null } = {}) {
+  const label = t('nav.rules_of', { game: gameTitle(game) });
+  return html`<a class="${cls}" href="/rules/${game}" target="_blank" rel="noopener" aria-label="${t('nav.new_tab', {
+    label,
+  })}" title="${label}">${text ?? label}</a>`;
+}
+
 /** Which side a seat plays for, in a game of sides (pairs: A or B), as a badge (markup);
  * nothing in a game where every seat plays for itself. */
 export function sideBadge(game, seat) {
