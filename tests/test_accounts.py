@@ -282,8 +282,8 @@ def test_a_device_cookie_passes_for_its_own_account_only(shared: bool) -> None:
     Shared: two nodes' gates on one Redis, each try on the other node."""
     import redis.asyncio as aioredis
 
-    from taverna.server.accounts import Gate, SharedGate, TooMany
     from taverna.server.config import Config
+    from taverna.server.gate import Gate, SharedGate, TooMany
 
     from .redis_helpers import OwnRedis
 

@@ -384,7 +384,7 @@ def test_one_renewal_call_renews_only_the_leases_still_this_nodes() -> None:
     not, and the answer says which (the node then lets those tables go)."""
     import redis
 
-    from taverna.server.cluster import BATCH, RENEW_MANY, lease_key
+    from taverna.server.leases import BATCH, RENEW_MANY, lease_key
 
     from .redis_helpers import own_redis
 

@@ -14,7 +14,8 @@ import pytest
 
 from taverna.bots import make_bot
 from taverna.games import get_game
-from taverna.server.cluster import EDGE_GONE_SECONDS, node_channel
+from taverna.server.leases import node_channel
+from taverna.server.owner import EDGE_GONE_SECONDS
 
 from .cluster_helpers import node, owner
 from .edge_helpers import Player, cluster_health, name, nodes, start

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from taverna.server.accounts import check_username, password_problem
 from taverna.server.names import name_keys, skeleton
+from taverna.server.passwords import check_username, password_problem
 from taverna.server.text import TextProblem
 from taverna.server.text import name as clean_name
 

@@ -31,7 +31,9 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from taverna.server.config import Config
-from taverna.server.rooms import Conn, Room, RoomHub
+from taverna.server.conns import Conn
+from taverna.server.hub import RoomHub
+from taverna.server.table import Room
 from taverna.store.repo import Store
 
 from .restart_helpers import Table, poll

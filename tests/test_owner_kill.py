@@ -50,7 +50,7 @@ import pytest
 from taverna.bots import make_bot
 from taverna.games import get_game
 from taverna.games.record import replay_text
-from taverna.server.cluster import node_channel
+from taverna.server.leases import node_channel
 
 from .cluster_helpers import owner
 from .edge_helpers import Player, check_acts, check_seen, name, nodes, settled, start

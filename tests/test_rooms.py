@@ -14,9 +14,12 @@ from typing import Any
 
 from taverna.games import get_game
 from taverna.games.base import Event
+from taverna.server import clock
 from taverna.server.config import Config
-from taverna.server.rooms import Conn, Room, RoomHub
-from taverna.store.tables import SeatInfo, TableInfo
+from taverna.server.conns import Conn
+from taverna.server.hub import RoomHub
+from taverna.server.table import Room
+from taverna.store.repo import SeatInfo, TableInfo
 
 
 class SlowStore:
@@ -125,7 +128,7 @@ def test_a_resumed_room_keeps_the_time_left_on_the_turn_and_in_the_muggins_windo
     saved at a graceful stop, or counted from the last move to the last heartbeat."""
     from datetime import UTC, datetime, timedelta
 
-    from taverna.store.record import StoredGame
+    from taverna.store.repo import StoredGame
 
     async def go() -> None:
         store = SlowStore()
@@ -146,7 +149,7 @@ def test_a_resumed_room_keeps_the_time_left_on_the_turn_and_in_the_muggins_windo
             assert (await room.submit(seat, play))[0]
         room.deadline = time.time() + 25.0
         room.window_opened = time.monotonic() - 8.0  # 12 s left of 20
-        saved = room.clock()
+        saved = clock.saved(room)
         assert saved is not None
 
         # a graceful stop saved the clock: the same time left, however long it was down
@@ -154,18 +157,18 @@ def test_a_resumed_room_keeps_the_time_left_on_the_turn_and_in_the_muggins_windo
         again.table.game, again.cls = "muggins-cards", room.cls
         again.table.options = room.table.options
         again.table.clock = {**saved, "at": saved["at"] - 300}  # stopped 5 minutes ago
-        again._install(room.state, room.history)
+        again.install(room.state, room.history)
         stopped = datetime.fromtimestamp(saved["at"] - 300, UTC)
-        again._restore_clock(StoredGame([], [], None), stopped)
-        turn, window = again._clock_left()
+        clock.restore(again, StoredGame([], [], None), stopped)
+        turn, window = clock.left(again)
         assert turn is not None and window is not None
         assert abs(turn - 25.0) < 0.1 and abs(window - 12.0) < 0.1
 
         # killed: no clock saved; the last move 3 s before the last heartbeat
         again.table.clock = None
         last = datetime.now(UTC) - timedelta(seconds=600)
-        again._restore_clock(StoredGame([], [], last), last + timedelta(seconds=3))
-        turn, window = again._clock_left()
+        clock.restore(again, StoredGame([], [], last), last + timedelta(seconds=3))
+        turn, window = clock.left(again)
         assert turn is not None and window is not None
         assert abs(turn - 37.0) < 0.1 and abs(window - 17.0) < 0.1
         room.close()

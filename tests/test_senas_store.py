@@ -50,7 +50,8 @@ def test_a_sena_the_database_does_not_take_changes_nothing(tmp_path: Any) -> Non
     of it and the game keeps none; once the database is back it is made, and a room
     rebuilt from the stored rows (a restart, a takeover) has it with the same catches."""
     from taverna.server.config import Config
-    from taverna.server.rooms import Conn, RoomHub
+    from taverna.server.conns import Conn
+    from taverna.server.hub import RoomHub
 
     from .test_outage import FlakyStore, _drain, _insert_player
 

@@ -99,7 +99,7 @@ def _on_database(args: argparse.Namespace, work: Any) -> Any:
 
 def _cmd_grant(args: argparse.Namespace) -> int:
 
-    from ..server.accounts import username_key
+    from ..server.passwords import username_key
     from ..store.tournaments import TournamentStore
 
     role = args.role if args.grant else None

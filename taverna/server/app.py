@@ -37,7 +37,9 @@ from ..store.repo import Store
 from . import (
     accounts,
     chat_api,
+    club,
     errors,
+    gate,
     history,
     lobby,
     matchmaking,
@@ -50,11 +52,12 @@ from . import (
     text,
     tournaments,
 )
+from .cluster import Cluster
 from .config import Config
 from .errors import ERRORS
 from .frames import guarded_websocket
 from .guard import Guard, timed_http
-from .rooms import RoomHub
+from .hub import RoomHub
 
 log = logging.getLogger("taverna.server")
 
@@ -65,10 +68,12 @@ def create_app(config: Config | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, config.database_url)
-        hub = accounts.ClubHub(store, config)
+        hub = club.ClubHub(store, config)
         app.state.store = store
         app.state.hub = hub
-        resumed = await hub.open()
+        # several nodes (docs/scaling.md): this node's part of the cluster
+        cluster = Cluster(config.redis_url, config.node, hub) if config.redis_url else None
+        resumed = await hub.open(cluster, jobs=(matchmaking.keep_filling, tournaments.keep_running))
         reviewer = reviews.Reviewer(store, hub)
         app.state.reviewer = reviewer
         reviewer.start()
@@ -114,7 +119,7 @@ def create_app(config: Config | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, errors.invalid)
     app.add_exception_handler(NotFound, partial(errors.coded, status=404))
     app.add_exception_handler(Conflict, partial(errors.coded, status=409))
-    app.add_exception_handler(accounts.TooMany, accounts.too_many)
+    app.add_exception_handler(gate.TooMany, gate.too_many)
     # the database away (stopped, cut off, locked): 503 and a plain sentence, never a 500
     for fault in DATABASE_AWAY:
         app.add_exception_handler(fault, _database_away)

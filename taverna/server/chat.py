@@ -4,7 +4,7 @@ Two rooms per table: the players' and the spectators'. A seated player writes to
 players' room and reads only it (a spectator could pass on what the hands hold, and
 chat must not carry it back); a spectator writes to the spectators' room and reads
 both. Like a move, a message is stored before anybody hears it; it is not part of the
-game record (the replay page shows it beside). Each :class:`~.rooms.Room` owns a
+game record (the replay page shows it beside). Each :class:`~.table.Room` owns a
 :class:`TableChat`, so on several nodes chat travels like moves: a socket held by
 another node reaches the owner's room through the same ``table_message``.
 
@@ -27,7 +27,9 @@ from .protocol import error
 from .text import TextProblem, prose
 
 if TYPE_CHECKING:
-    from .rooms import Conn, Room, RoomHub
+    from .conns import Conn
+    from .hub import RoomHub
+    from .table import Room
 
 #: the quick phrases, said in each reader's language (lang/*.json: chat.phrase.<key>)
 PHRASES = (

@@ -13,11 +13,11 @@ from pydantic import BaseModel, Field, field_validator
 from ..store.errors import NotFound
 from ..store.tables import TableInfo
 from . import text
-from .accounts import client_address
 from .chat import PLAYERS, SPECTATORS
 from .deps import MaybePlayer, Player, hub_of, store_of
 from .errors import Refused
-from .rooms import seat_at
+from .gate import client_address
+from .table import seat_at
 
 router = APIRouter(tags=["chat"])
 

@@ -1,9 +1,8 @@
 """Several nodes (docs/scaling.md): who owns which table, and how the others reach it.
 
 Nodes share the database and a Redis. Each running table is owned by one node at a
-time: a lease in Redis (``taverna:lease:<table>`` = ``"<node>|<token>"``, expiring
-unless its owner renews it) whose token comes from a counter that only grows
-(``taverna:fence:<table>``). The owner stores the token as the table's fence in the
+time: a lease in Redis (:mod:`.leases`) whose token comes from a counter that only
+grows. The owner stores the token as the table's fence in the
 database, and every write of the table's game checks it in its own transaction
 (``Store.append_action(fence=)``): a node that lost its lease — paused, cut off from
 Redis — can store nothing more, and no move is stored twice or by two owners.
@@ -15,7 +14,10 @@ itself, to the edge (``taverna:node:<node>``, Redis pub/sub). When the owner die
 the edge notices the lease change, finds (or becomes) the new owner and says hello
 again with the last update it passed on: the player sees a pause, not a break.
 
-Without Redis none of this exists: one node serves the club as before.
+:class:`Cluster` is this node's part: its leases, its messages to and from the other
+nodes, and the calls it makes; as an edge (:mod:`.edge`) and as an owner
+(:mod:`.owner`) it does the rest. Without Redis none of this exists: one node serves
+the club as before.
 """
 
 from __future__ import annotations
@@ -28,115 +30,40 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+from ..store.errors import Conflict
 from .chat import heard_elsewhere
+from .edge import Edge
+from .leases import (
+    ACQUIRE,
+    BATCH,
+    LEASE_MS,
+    LOBBY_CHANNEL,
+    NODES_KEY,
+    RAISE,
+    RELEASE,
+    RENEW,
+    RENEW_MANY,
+    RENEW_SECONDS,
+    SCAN_SECONDS,
+    fence_key,
+    lease_key,
+    node_channel,
+    owner_of,
+)
+from .owner import Owner
+from .restrictions import restricted
+from .table import Room
+from .tasks import spawn
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from .rooms import Conn, Room, RoomHub
+    from .hub import RoomHub
 
 log = logging.getLogger("taverna.cluster")
-
-PREFIX = "taverna"
-#: milliseconds a lease lasts unless renewed: an owner that died is replaced within
-#: this and one scan (:data:`SCAN_SECONDS`)
-LEASE_MS = 5000
-#: how often an owner renews its leases (and says it is alive)
-RENEW_SECONDS = 1.0
-#: how often a node looks for tables nobody owns, and edges check their owners
-SCAN_SECONDS = 1.0
-#: seconds an edge waits for the answer to a hello before it says it again
-HELLO_AGAIN = 3.0
-#: seconds an owner waits for an edge that said nothing before it drops its proxies (an
-#: edge says it is alive to each owner it has sockets with every :data:`RENEW_SECONDS`)
-EDGE_GONE_SECONDS = LEASE_MS / 1000 + 2
-
-#: take a table if nobody holds its lease: its new token, or nil
-ACQUIRE = """
-if redis.call('exists', KEYS[1]) == 1 then return false end
-local token = redis.call('incr', KEYS[2])
-redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
-return token
-"""
-#: renew a lease that is still this one
-RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
-end
-return 0
-"""
-#: :data:`RENEW` for many leases in one call (KEYS the leases, ARGV their values, then the
-#: milliseconds): 1 for each one renewed, 0 for each one that is not this node's any more
-RENEW_MANY = """
-local ms = ARGV[#KEYS + 1]
-local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[i] then
-    out[i] = redis.call('pexpire', key, ms)
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
-#: leases renewed or looked up per call: one script or MGET, not one command a table each
-#: second (40,000 a second for a node at the scale of docs/scaling.md's 100,000 players),
-#: in chunks that keep Redis from being busy with one call for long
-BATCH = 1000
-#: a table's token counter at least ARGV[1] (a Redis that lost its data counts anew:
-#: the tokens stored in the database must stay behind the next one)
-RAISE = """
-local now = tonumber(redis.call('get', KEYS[1]) or '0')
-if now < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end
-return 1
-"""
-#: give a lease up, if it is still this one
-RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
-"""
-
-
-def lease_key(table_id: str) -> str:
-    return f"{PREFIX}:lease:{table_id}"
-
-
-def node_channel(node: str) -> str:
-    return f"{PREFIX}:node:{node}"
-
-
-LOBBY_CHANNEL = f"{PREFIX}:lobby"
-NODES_KEY = f"{PREFIX}:nodes"
-
-
-def owner_of(lease: str | None) -> str | None:
-    """The node named in a lease's value ``"<node>|<token>"``."""
-    return lease.rpartition("|")[0] if lease else None
-
-
-@dataclass(eq=False)
-class Link:
-    """An edge's end of a socket whose table another node owns: where its messages go,
-    and the last update it passed on (to say hello again after a change of owner)."""
-
-    id: str
-    table_id: str
-    conn: Conn
-    player_id: str | None
-    #: the lease (``"<node>|<token>"``) of the owner it talks to, None while it has none
-    lease: str | None = None
-    #: the last update passed on to the client (what it would ask for again)
-    seq: int | None = None
-    #: the socket's hello, to say again to a new owner (None: not said yet)
-    hello: dict[str, Any] | None = None
-    #: set when the table is this node's now: the socket loop takes it over locally
-    local: asyncio.Event = field(default_factory=asyncio.Event)
-    #: when a hello went to the owner that has not been answered yet (monotonic)
-    asked_at: float | None = None
 
 
 class Cluster:
@@ -167,27 +94,20 @@ class Cluster:
         #: when this node's leases were last renewed (monotonic): past a lease's length
         #: without Redis, none of them is this node's any more
         self.renewed_at = time.monotonic()
-        #: edge side: link id -> link
-        self.links: dict[str, Link] = {}
-        #: owner side: link id -> (edge node, proxy connection in a room)
-        self.proxies: dict[str, tuple[str, Conn]] = {}
         self._ids = itertools.count()
         #: this run of the node: a node killed and started again under its name counts
         #: its sockets anew, and an owner must never take a socket of this run for one
-        #: of a run before (:meth:`_heard_run`); its links' ids and messages carry it
+        #: of a run before (:meth:`.owner.Owner.heard_from`); its links' ids and
+        #: messages carry it
         self.run = uuid.uuid4().hex[:8]
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._calls: dict[str, asyncio.Future[Any]] = {}
-        #: each edge socket's messages, one after the other: link id -> its last task
-        self._lanes: dict[str, asyncio.Future[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
-        #: counters for /metrics and /api/health
-        self.forwarded = 0
-        self.takeovers = 0
-        #: when each edge node was last heard from (monotonic), and its run then
-        self.edges_seen: dict[str, float] = {}
-        self.edge_runs: dict[str, str] = {}
+        #: the sockets held here whose table another node owns
+        self.edge = Edge(self)
+        #: the tables this node owns: takeovers, other nodes' sockets, calls
+        self.owner = Owner(self)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -204,8 +124,6 @@ class Cluster:
         log.info("node %s joined the cluster at %s", self.node, self.url)
 
     def _keep(self, coro: Awaitable[Any]) -> None:
-        from .rooms import spawn
-
         task = spawn(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -243,7 +161,7 @@ class Cluster:
     async def acquire(self, table_id: str) -> int | None:
         """Take a table nobody holds: its token, or None if another node holds it."""
         token = await self._acquire(
-            keys=[lease_key(table_id), f"{PREFIX}:fence:{table_id}"], args=[self.node, LEASE_MS]
+            keys=[lease_key(table_id), fence_key(table_id)], args=[self.node, LEASE_MS]
         )
         if token is None:
             return None
@@ -252,11 +170,17 @@ class Cluster:
 
     async def raise_fence(self, table_id: str, at_least: int) -> None:
         """The table's next token beyond ``at_least`` (the database's fence)."""
-        await self._raise(keys=[f"{PREFIX}:fence:{table_id}"], args=[at_least])
+        await self._raise(keys=[fence_key(table_id)], args=[at_least])
 
     def forget(self, table_id: str) -> None:
         """This node no longer owns a table (its lease lapsed, or another node has it)."""
         self.leases.pop(table_id, None)
+
+    def let_go(self, room: Room) -> None:
+        """A room this node disowned: its lease forgotten, and the other nodes' sockets
+        at it (their edges find the new owner)."""
+        self.forget(room.table.id)
+        self.owner.drop(room.conns)
 
     async def give_up(self, table_id: str) -> None:
         value = self.leases.pop(table_id, None)
@@ -292,14 +216,14 @@ class Cluster:
             room = self.hub.rooms.get(table_id)
             if room is not None and self.owns(table_id):
                 return room
-            if await self.hub.adopted(table_id):
+            if await self.owner.adopted(table_id):
                 continue  # this node was taking it over: look again
             value = await self.lease(table_id)
             owner = owner_of(value)
             if owner is not None and owner != self.node:
                 return owner
             if owner is None:
-                adopted = await self.hub.adopt(table_id)
+                adopted = await self.owner.adopt(table_id)
                 if adopted is not None:
                     return adopted
             await asyncio.sleep(0.1)  # another node is taking it over: ask again
@@ -316,7 +240,7 @@ class Cluster:
                 await self._renew_all()
                 await self._beat()
                 self.renewed_at = time.monotonic()
-                self._tell_owners()
+                self.edge.tell_owners()
             except Exception:
                 log.warning("node %s: Redis does not answer", self.node)
                 if time.monotonic() - self.renewed_at > LEASE_MS / 1000 * 0.8:
@@ -331,8 +255,8 @@ class Cluster:
                 continue  # Redis is away (the renewer says what it does about it)
             with contextlib.suppress(Exception):
                 await self._scan()
-                await self._check_links()
-            self._drop_gone_edges()
+                await self.edge.check()
+            self.owner.drop_gone_edges()
 
     async def _renew_all(self) -> None:
         if not self.leases:
@@ -356,32 +280,21 @@ class Cluster:
         no socket here can reach its table. Every player is told the server is
         reconnecting and comes back by itself (docs/protocol.md, ``closing``), to find
         the table again once Redis answers."""
-        if not self.leases and not self.links:
+        if not self.leases and not self.edge.links:
             return
         log.warning(
             "node %s: cut off from Redis; giving up %d table(s) and %d socket(s)",
             self.node,
             len(self.leases),
-            len(self.links),
+            len(self.edge.links),
         )
         for table_id in list(self.leases):
             self.forget(table_id)
             await self.hub.disown(table_id, reconnect=True)
-        for link in list(self.links.values()):
-            self.links.pop(link.id, None)
-            link.conn.send({"type": "closing", "reason": "restart"})
-            link.conn.close_after(1012, "the server is reconnecting")
+        self.edge.cut_off()
 
     async def _beat(self) -> None:
         await self.redis.zadd(NODES_KEY, {self.node: time.time()})
-
-    def _tell_owners(self) -> None:
-        """Tell each node that owns a table with a socket here that this node is alive:
-        a person who thinks sends nothing for a while, and an owner that heard nothing
-        would take this node for dead and its players for gone (:meth:`_drop_gone_edges`)."""
-        for node in {owner_of(link.lease) for link in self.links.values() if link.lease}:
-            if node is not None and node != self.node:
-                self.post(node, {"kind": "alive", "from": self.node, "run": self.run})
 
     async def nodes(self) -> dict[str, float]:
         """Every node seen lately, with when (Unix time)."""
@@ -404,7 +317,7 @@ class Cluster:
         random.shuffle(orphans)
         await asyncio.sleep(random.random() * 0.2 + min(1.0, len(self.leases) / 500))
         for table_id in orphans[:50]:
-            await self.hub.adopt(table_id)
+            await self.owner.adopt(table_id)
 
     # -------------------------------------------------------------- messages
 
@@ -455,19 +368,12 @@ class Cluster:
         kind = msg.get("kind")
         sender = str(msg.get("from") or "")
         if sender:
-            self.edges_seen[sender] = time.monotonic()
             run = msg.get("run")
-            if run is not None and self.edge_runs.get(sender) != run:
-                self._heard_run(sender, str(run))
+            self.owner.heard_from(sender, None if run is None else str(run))
         if kind == "out":  # edge side: a message of the owner for a socket here
-            link = self.links.get(msg["link"])
-            if link is not None and msg.get("lease") == link.lease:
-                link.asked_at = None
-                if msg.get("seq") is not None:
-                    link.seq = msg["seq"]
-                link.conn.send_text(msg["text"])
+            self.edge.heard(msg)
         elif kind == "in":  # owner side: a socket's message, from its edge
-            self._in_lane(sender, msg)
+            self.owner.in_lane(sender, msg)
         elif kind == "alive":  # owner side: an edge with sockets here, heard (above)
             pass
         elif kind == "call":
@@ -485,145 +391,7 @@ class Cluster:
         elif kind == "chat":  # a finished table's chat, said on another node
             heard_elsewhere(self.hub, msg)
         elif kind == "restrict":  # a moderator's ban or silence, made on another node
-            from .moderation import restricted
-
             restricted(self.hub, msg["player"], msg["told"], local=True)
-
-    def _in_lane(self, edge: str, msg: dict[str, Any]) -> None:
-        """Handle a socket's message after the ones before it from that socket, and
-        beside every other socket's: a move being stored holds up only its own socket."""
-        link_id = msg["link"]
-        before = self._lanes.get(link_id)
-
-        async def run() -> None:
-            if before is not None:
-                with contextlib.suppress(BaseException):
-                    await before
-            try:
-                await self.hub.from_edge(edge, msg)
-            except Exception:
-                log.exception("table %s: a message of %s failed", msg.get("table"), edge)
-            finally:
-                if self._lanes.get(link_id) is lane:
-                    del self._lanes[link_id]
-
-        lane = asyncio.ensure_future(run())
-        self._lanes[link_id] = lane
-
-    # ------------------------------------------------------------- the edge
-
-    def link(self, table_id: str, conn: Conn, player_id: str | None) -> Link:
-        link = Link(f"{self.node}:{self.run}:{next(self._ids)}", table_id, conn, player_id)
-        self.links[link.id] = link
-        return link
-
-    def unlink(self, link: Link) -> None:
-        if self.links.pop(link.id, None) is not None and link.lease is not None:
-            self.post(
-                owner_of(link.lease) or "",
-                {
-                    "kind": "in",
-                    "from": self.node,
-                    "run": self.run,
-                    "link": link.id,
-                    "table": link.table_id,
-                    "leave": True,
-                },
-            )
-
-    async def forward(self, link: Link, msg: dict[str, Any], arrived: float) -> bool:
-        """Send a socket's message to its table's owner; False when the table is this
-        node's now (the socket takes it over locally)."""
-        if link.lease is None and not await self._attach(link):
-            return False
-        if msg.get("type") == "hello":
-            link.hello = msg
-            link.asked_at = time.monotonic()
-        self.forwarded += 1
-        self.post(
-            owner_of(link.lease) or "",
-            {
-                "kind": "in",
-                "from": self.node,
-                "run": self.run,
-                "link": link.id,
-                "table": link.table_id,
-                "player": link.player_id,
-                # the client's address: the owner counts its hints (thinking.ThinkingLimits)
-                "address": link.conn.address,
-                "lease": link.lease,
-                "msg": msg,
-                "waited": time.perf_counter() - arrived,
-            },
-        )
-        return True
-
-    async def _attach(self, link: Link) -> bool:
-        """Find the owner of the link's table; False if it is this node (now)."""
-        # as a new socket finds it: a table whose game ended (its owner let it go) is
-        # shown by this node, not taken over (:meth:`RoomHub.locate`)
-        where = await self.hub.locate(link.table_id)
-        if not isinstance(where, str):
-            link.local.set()
-            return False
-        link.lease = await self.lease(link.table_id)
-        if owner_of(link.lease) == self.node or link.lease is None:
-            return await self._attach(link)
-        return True
-
-    async def _check_links(self) -> None:
-        """Each link's owner still holds the lease; else find the new one and say hello
-        again, asking for what the client has not had."""
-        links = list(self.links.values())
-        if not links:
-            return
-        leases = await self.leases_of([link.table_id for link in links])
-        now = time.monotonic()
-        for link, lease in zip(links, leases, strict=True):
-            if link.lease is not None and lease == link.lease:
-                if link.asked_at is not None and now - link.asked_at > HELLO_AGAIN:
-                    # no welcome: the hello was lost on the way (its owner was taking the
-                    # table over, or its subscription was renewing): say it again
-                    again = {"type": "hello", "last_seq": link.seq if link.seq is not None else 0}
-                    with contextlib.suppress(Exception):
-                        await self.forward(link, again, time.perf_counter())
-                continue
-            if link.lease is None:
-                continue
-            log.info("table %s: its owner changed (%s -> %s)", link.table_id, link.lease, lease)
-            link.lease = None
-            if link.hello is None:
-                continue
-            again = {"type": "hello", "last_seq": link.seq if link.seq is not None else 0}
-            with contextlib.suppress(Exception):
-                if not await self.forward(link, again, time.perf_counter()):
-                    continue  # the socket's loop takes the table over itself
-
-    # ------------------------------------------------------------ the owner
-
-    def proxy_gone(self, link_id: str) -> Conn | None:
-        found = self.proxies.pop(link_id, None)
-        return found[1] if found else None
-
-    def _heard_run(self, edge: str, run: str) -> None:
-        """An edge's run heard for the first time: the sockets of its runs before (a node
-        that died and came back under its name) died with them, and their players are
-        away, as when a socket closes."""
-        self.edge_runs[edge] = run
-        this_run = f"{edge}:{run}:"
-        for link_id, (node, conn) in list(self.proxies.items()):
-            if node == edge and not link_id.startswith(this_run):
-                self.proxies.pop(link_id, None)
-                self.hub.proxy_left(conn)
-
-    def _drop_gone_edges(self) -> None:
-        """Forget the sockets of edges not heard from for a while (a node that died):
-        their players are away, as when a socket closes."""
-        now = time.monotonic()
-        for link_id, (edge, conn) in list(self.proxies.items()):
-            if edge != self.node and now - self.edges_seen.get(edge, now) > EDGE_GONE_SECONDS:
-                self.proxies.pop(link_id, None)
-                self.hub.proxy_left(conn)
 
     async def health(self) -> dict[str, Any]:
         """What /api/health says of this node's part of the cluster."""
@@ -637,10 +405,10 @@ class Cluster:
             "tables_owned": len(self.leases),
             "lease_seconds": LEASE_MS / 1000,
             "renewed_seconds_ago": round(time.monotonic() - self.renewed_at, 1),
-            "links": len(self.links),
-            "proxies": len(self.proxies),
-            "intents_forwarded": self.forwarded,
-            "takeovers": self.takeovers,
+            "links": len(self.edge.links),
+            "proxies": len(self.owner.proxies),
+            "intents_forwarded": self.edge.forwarded,
+            "takeovers": self.owner.takeovers,
             "nodes": sorted(nodes),
         }
 
@@ -660,9 +428,7 @@ class Cluster:
             self._calls.pop(call_id, None)
 
     async def _answer_call(self, sender: str, msg: dict[str, Any]) -> None:
-        handler: Callable[..., Awaitable[dict[str, Any]]] | None = getattr(
-            self.hub, f"call_{msg.get('op')}", None
-        )
+        handler = self.owner.handler(msg.get("op"))
         if handler is None:
             answer: dict[str, Any] = {"ok": False, "error": {"message": "unknown call"}}
         else:
@@ -678,3 +444,18 @@ class Cluster:
                     },
                 }
         self.post(sender, {"kind": "reply", "from": self.node, "id": msg["id"], **answer})
+
+    async def ask(self, node: str, op: str, **args: Any) -> dict[str, Any] | None:
+        """Have ``node``, the owner of a table, do ``op`` (:meth:`call`); the table as it
+        is then, or None if that node does not own it any more (the caller looks for it
+        again). Conflict if the owner refused."""
+        answer = await self.call(node, op, **args)
+        if not answer.get("ok"):
+            err = answer.get("error") or {}
+            if err.get("code") == "moved":
+                return None
+            raise Conflict(
+                err.get("message", "refused"), err.get("code", "conflict"), **err.get("params", {})
+            )
+        table: dict[str, Any] = answer["table"]
+        return table

@@ -11,7 +11,7 @@ from fastapi import Path as FastAPIPath
 from ..store.repo import Store
 from .config import Config
 from .errors import Refused
-from .rooms import RoomHub
+from .hub import RoomHub
 
 COOKIE = "taverna_session"
 

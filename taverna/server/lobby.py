@@ -13,11 +13,11 @@ from ..games import GAMES, SettingsError, short_names
 from ..games.base import State
 from ..store.errors import Conflict, NotFound
 from ..store.tables import TableInfo
-from . import accounts, errors
+from . import club, errors
 from .deps import Player, SeatNumber, config_of, hub_of, store_of
 from .errors import Refused
 from .pages import web_facts
-from .rooms import DEFAULT_OPTIONS
+from .table import DEFAULT_OPTIONS
 
 router = APIRouter(tags=["lobby"])
 
@@ -162,7 +162,7 @@ async def create_table(body: TableIn, request: Request, player: Player) -> dict[
         "muggins_wait": body.muggins_wait,
         "public": body.public,
         "chat": body.chat,
-        **accounts.official_options(body.official, body.stake, bots, player),
+        **club.official_options(body.official, body.stake, bots, player),
     }
     if body.bot_forget is not None:
         options["bot_forget"] = body.bot_forget
@@ -187,9 +187,9 @@ async def get_table(table_id: str, request: Request) -> dict[str, Any]:
 async def take_seat(
     table_id: str, seat: SeatNumber, request: Request, player: Player
 ) -> dict[str, Any]:
-    await accounts.check_official_seat(request, table_id, player)
+    await club.check_official_seat(request, table_id, player)
     table = await store_of(request).set_seat(table_id, seat, player=player)
-    await accounts.note_seated(
+    await club.note_seated(
         hub_of(request), config_of(request), table, player["id"], request.headers, request.client
     )
     await _table_changed(request, table)
@@ -225,7 +225,7 @@ async def add_bot(
     level = errors.bot_level(body.level)
     store = store_of(request)
     table = await store.table(table_id)
-    accounts.refuse_bots_at_official(table)
+    club.refuse_bots_at_official(table)
     if table.owner_id != player["id"] and all(s.player_id != player["id"] for s in table.seats):
         raise Refused(403, "not_host", "only the host or a seated player may add bots")
     table = await store.set_seat(table_id, seat, bot=level)

@@ -30,10 +30,10 @@ from ..bots import ratings
 from ..bots.levels import DEFAULT
 from ..store.errors import Conflict, NotFound
 from ..store.tables import TableInfo
-from . import accounts, errors
+from . import club, errors
 from .deps import Player, config_of, hub_of, store_of
 from .errors import Refused
-from .rooms import RoomHub
+from .hub import RoomHub
 
 router = APIRouter(tags=["lobby"])
 log = logging.getLogger("taverna.matchmaking")
@@ -67,14 +67,14 @@ async def play_again(table_id: str, request: Request, player: Player) -> dict[st
     if old.again is None:
         hub.table_changed_anywhere(await store.table(table_id))  # its players are offered
     if new.seats[seat].player_id != player["id"]:
-        await accounts.check_official_seat(request, new.id, player)
+        await club.check_official_seat(request, new.id, player)
         try:
             new = await store.set_seat(new.id, seat, player=player)
         except Conflict as e:
             if e.code != "already_seated":
                 raise
             new = await store.table(new.id)
-        await accounts.note_seated(
+        await club.note_seated(
             hub, config_of(request), new, player["id"], request.headers, request.client
         )
         hub.table_changed(new)
@@ -181,12 +181,12 @@ async def play_ranked(body: PlayRankedIn, request: Request, player: Player) -> d
         if abs(mine - float(ranked.get("rating", 1500.0))) > rating_window(waited):
             continue
         seat = next(s.seat for s in table.seats if s.empty)
-        await accounts.check_official_seat(request, table.id, player)
+        await club.check_official_seat(request, table.id, player)
         try:
             seated = await store.set_seat(table.id, seat, player=player)
         except (Conflict, NotFound):
             continue
-        await accounts.note_seated(
+        await club.note_seated(
             hub, config_of(request), seated, player["id"], request.headers, request.client
         )
         hub.table_changed(seated)
@@ -195,14 +195,14 @@ async def play_ranked(body: PlayRankedIn, request: Request, player: Player) -> d
         "turn_seconds": 30,
         "muggins_wait": 3,
         "public": True,
-        **accounts.official_options(True, body.stake, {}, player),
+        **club.official_options(True, body.stake, {}, player),
         "ranked": {"rating": round(mine, 1), "since": now},
     }
     settings = cls.check_settings(cls.default_seats, {})
     table = await store.create_table(cls.game, cls.default_seats, settings, options, player)
-    await accounts.check_official_seat(request, table.id, player)
+    await club.check_official_seat(request, table.id, player)
     table = await store.set_seat(table.id, 0, player=player)
-    await accounts.note_seated(
+    await club.note_seated(
         hub, config_of(request), table, player["id"], request.headers, request.client
     )
     hub.lobby_changed()

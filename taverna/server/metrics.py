@@ -37,7 +37,7 @@ from prometheus_client.exposition import choose_encoder
 from .. import __version__
 
 if TYPE_CHECKING:
-    from .rooms import RoomHub
+    from .hub import RoomHub
 
 # no `_created` series beside each counter and histogram: a second series each, which
 # the Prometheus text format has no use for (prometheus_client's switch is per process)
@@ -241,11 +241,15 @@ class _Live:
         if cluster is not None:  # several nodes (docs/scaling.md)
             figures += [
                 ("taverna_tables_owned", "Tables whose lease this node holds", len(cluster.leases)),
-                ("taverna_links", "Sockets here whose table another node owns", len(cluster.links)),
+                (
+                    "taverna_links",
+                    "Sockets here whose table another node owns",
+                    len(cluster.edge.links),
+                ),
                 (
                     "taverna_proxies",
                     "Sockets of other nodes at tables owned here",
-                    len(cluster.proxies),
+                    len(cluster.owner.proxies),
                 ),
             ]
         queue = hub.bot_queue
@@ -299,12 +303,12 @@ class _Live:
                 (
                     "taverna_intents_forwarded",
                     "Socket messages sent on to a table's owner",
-                    cluster.forwarded,
+                    cluster.edge.forwarded,
                 ),
                 (
                     "taverna_takeovers",
                     "Tables this node took over (nobody owned them)",
-                    cluster.takeovers,
+                    cluster.owner.takeovers,
                 ),
             ):
                 yield CounterMetricFamily(name, documentation, value=count)

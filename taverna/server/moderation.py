@@ -7,8 +7,8 @@ anyone else is refused (403) and logged too.
 
 A ban or silence holds on every node at once: the HTTP routes read it with the session
 (:func:`~.deps.require_player`), and the table sockets keep each connected account's
-restrictions in :attr:`RoomHub.restricted`, refreshed when the account connects and
-when a moderator acts (told to the other nodes over Redis).
+restrictions in :attr:`RoomHub.restricted` (:mod:`.restrictions`), refreshed when the
+account connects and when a moderator acts (told to the other nodes over Redis).
 """
 
 from __future__ import annotations
@@ -22,21 +22,17 @@ from pydantic import BaseModel, Field, field_validator
 
 from ..store.moderation import ModerationStore
 from . import text
-from .accounts import CLUB, username_key
 from .deps import Player, hub_of, store_of
 from .errors import Refused
-from .pages import page
-from .protocol import error
-from .rooms import RoomHub
+from .pages import CLUB, page
+from .passwords import username_key
+from .restrictions import active, restricted
 
 router = APIRouter(tags=["moderation"])
 log = logging.getLogger("taverna.moderation")
 
 #: the longest reason a moderator gives, in characters (``players.ban_reason``)
 REASON_LENGTH = 300
-#: what a banned account may not do on a table's socket; a silenced one, only chat
-BANNED_KINDS = frozenset({"act", "signal", "chat"})
-SILENCED_KINDS = frozenset({"chat"})
 
 
 def _store(request: Request) -> ModerationStore:
@@ -77,8 +73,8 @@ async def _restrict(
     await _moderator(request, player, what if until else f"lift_{what}")
     done = await _store(request).restrict(player["id"], username_key(who), what, until, why)
     told = {
-        "banned": _active(done["banned_until"], done["ban_reason"]),
-        "silenced": _active(done["silenced_until"], done["silence_reason"]),
+        "banned": active(done["banned_until"], done["ban_reason"]),
+        "silenced": active(done["silenced_until"], done["silence_reason"]),
     }
     restricted(hub_of(request), done["id"], told)
     log.info("%s: %s %s until %s (%s)", player.get("name"), what, done["name"], until, why)
@@ -132,68 +128,3 @@ async def moderation_log(request: Request, player: Player) -> dict[str, Any]:
 @router.get("/moderation", include_in_schema=False)
 async def moderation_page(request: Request) -> Response:
     return page(request, CLUB / "moderation.html")
-
-
-# ------------------------------------------------------------------ sockets
-
-
-def _active(until: Any, reason: Any) -> dict[str, Any] | None:
-    if until is None:
-        return None
-    when = until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    if when <= datetime.now(UTC):
-        return None
-    return {"until": when.isoformat(), "reason": reason or ""}
-
-
-def restricted(hub: RoomHub, player_id: str, told: dict[str, Any], *, local: bool = False) -> None:
-    """Note an account's ban and silence on this node (and, unless ``local``, on every
-    other node of the cluster)."""
-    hub.restricted[player_id] = told
-    if not local and hub.cluster is not None:
-        hub.cluster.publish_lobby({"kind": "restrict", "player": player_id, "told": told})
-
-
-def note_player(hub: RoomHub, player: dict[str, Any] | None) -> None:
-    """A connecting account's restrictions, as its session read them."""
-    if player is None:
-        return
-    hub.restricted[player["id"]] = {
-        "banned": player.get("banned"),
-        "silenced": player.get("silenced"),
-    }
-
-
-def refusal(hub: RoomHub, player_id: str | None, kind: str, mid: Any) -> dict[str, Any] | None:
-    """The error a table socket's message gets when a moderator's ban or silence forbids
-    it (None: allowed)."""
-    if player_id is None or kind not in BANNED_KINDS:
-        return None
-    told = hub.restricted.get(player_id) or {}
-    banned: dict[str, Any] | None = told.get("banned")
-    if banned and _lasts(banned):
-        return error(
-            "banned",
-            f"your account is banned until {banned['until']}: {banned['reason']}",
-            mid,
-            "banned",
-            banned,
-        )
-    silenced: dict[str, Any] | None = told.get("silenced")
-    if kind in SILENCED_KINDS and silenced and _lasts(silenced):
-        return error(
-            "silenced",
-            f"a moderator silenced your account until {silenced['until']}: {silenced['reason']}",
-            mid,
-            "silenced",
-            silenced,
-        )
-    return None
-
-
-def _lasts(restriction: dict[str, Any] | None) -> bool:
-    if not restriction:
-        return False
-    return _active(restriction["until"], restriction.get("reason")) is not None

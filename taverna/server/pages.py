@@ -28,6 +28,8 @@ from ..games import ALIASES, GAMES
 from ..registry import PluginError, parts
 
 WEB = Path(__file__).parent.parent / "web" / "static"
+#: the club's own pages (accounts, rankings, tournaments, moderation)
+CLUB = WEB / "club"
 #: the client's languages: one file of strings each
 LANGUAGES = tuple(sorted(p.stem for p in (WEB / "js" / "lang").glob("*.json")))
 

@@ -6,10 +6,14 @@ Mus seña), ``chat``, ``ping`` {id}.
 Server → client: ``welcome``, ``update``, ``table``, ``presence``, ``clock``, ``ack``,
 ``signal`` (a seña the seat may see, :mod:`.signals`), ``chat``, ``pong``, ``error``,
 ``closing``, and the lobby's ``tables`` (built by the rooms, which hold what they say).
+
+A room that refuses an intent says why in a :class:`Refusal`, which the socket writes as
+an ``error``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 #: refusals that say nothing about the move, only that the server could not take it now
@@ -45,3 +49,16 @@ TOO_MANY_SOCKETS = error(
 
 #: a graceful stop: the connection closes next (1012), the client comes back by itself
 CLOSING: dict[str, Any] = {"type": "closing", "reason": "restart"}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a room refused an intent: the English message, a reason a client can
+    translate (the engine's :attr:`IllegalAction.reason`) and its facts."""
+
+    message: str
+    reason: str = "illegal"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message

@@ -28,10 +28,11 @@ from ..bots.review import estimate, forced, in_units, requests, summary
 from ..store.errors import Conflict
 from ..store.repo import Store
 from ..store.reviews import ReviewStore
-from . import accounts
 from .deps import Player, SeatNumber, store_of
 from .errors import Refused
-from .rooms import RoomHub, spawn
+from .gate import client_address
+from .hub import RoomHub
+from .tasks import spawn
 from .thinking import REVIEW_COST
 
 router = APIRouter(tags=["history"])
@@ -208,7 +209,7 @@ async def ask_review(
         )
     # a review is tens of searches: it spends what an account and an address may ask of
     # the strong bot, hints included (no await from here to the spending)
-    address = accounts.client_address(request.app.state.config, request.headers, request.client)
+    address = client_address(request.app.state.config, request.headers, request.client)
     limits = reviewer.hub.think_limits
     limited = limits.refusal(player["id"], address, REVIEW_COST)
     if limited is not None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Request, Response
 from pydantic import BaseModel, Field, field_validator
 
-from . import accounts, text
+from . import club, text
 from .deps import COOKIE, MaybePlayer, config_of
 
 router = APIRouter(tags=["session"])
@@ -24,7 +24,7 @@ class SessionIn(BaseModel):
 
 @router.post("/api/session", tags=["session"], summary="Start a guest session")
 async def start_session(body: SessionIn, request: Request, response: Response) -> dict[str, Any]:
-    player, token = await accounts.new_guest(request, body.name)
+    player, token = await club.new_guest(request, body.name)
     response.set_cookie(
         COOKIE,
         token,
@@ -50,6 +50,6 @@ async def get_session(
         )  # ended or unknown: forget it
     if player is not None and player.get("registered"):
         # every page's top bar says a member's chips
-        hub: accounts.ClubHub = request.app.state.hub
+        hub = club.club_of(request)
         player = {**player, "chips": await hub.accounts.chips(player["id"])}
     return {"player": player}

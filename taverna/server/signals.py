@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 from ..games.base import IllegalAction
 from ..games.mus.senas import draw_catches
 from ..store.fencing import Fenced
+from .protocol import Refusal
 
 if TYPE_CHECKING:
-    from .rooms import Refusal, Room
+    from .table import Room
 
 NOT_STORED = (
     "the seña could not be stored: the database is not answering. Nothing changed; "
@@ -53,8 +54,6 @@ async def make(room: Room, seat: int, sign: Any) -> Refusal | None:
 
 async def _make(room: Room, seat: int, sign: Any) -> Refusal | None:
     """:func:`make`, the room's lock held."""
-    from .rooms import Refusal  # the rooms call this module: imported when it runs
-
     state: Any = room.state
     if state is None:
         return Refusal("the game has not started", "not_started")
@@ -134,7 +133,7 @@ async def bots_make(room: Room) -> None:
                 return
             if not state.may_signal(seat):
                 continue
-            for sign in bot.signals(room._view(seat)):
+            for sign in bot.signals(room.view(seat)):
                 why = await _make(room, seat, sign)
                 if why is None:
                     continue

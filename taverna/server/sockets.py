@@ -2,7 +2,7 @@
 
 A socket's loop reads a frame, makes it a message (``protocol``), spends the
 connection's budget, and hands it to its room; every answer goes back through
-the connection's :class:`~.rooms.Conn`. See docs/protocol.md.
+the connection's :class:`~.conns.Conn`. See docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, WebSocket
@@ -22,24 +21,26 @@ from ..store.db import DATABASE_AWAY
 from ..store.errors import NotFound
 from ..store.repo import Store
 from ..store.tables import TableInfo
-from . import accounts, moderation
-from .chat import chat_message
+from . import restrictions
+from .club import note_seated
 from .config import Config
+from .conns import Conn
 from .deps import COOKIE
+from .gate import client_address
 from .guard import Budget
+from .hub import RoomHub
 from .logs import TableLog
 from .protocol import (
     SERVER_ERROR,
     TOO_FAST,
     TOO_MANY_SOCKETS,
-    UNAVAILABLE,
     error,
 )
-from .rooms import Conn, Room, RoomHub, seat_at
-from .thinking import Busy
+from .table import Room, seat_at
+from .table_messages import table_message
 
 if TYPE_CHECKING:
-    from .cluster import Cluster, Link
+    from .edge import Edge, Link
 
 log = logging.getLogger("taverna.sockets")
 
@@ -72,8 +73,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=1013, reason="the table cannot be reached now")
         return
     pid = player["id"] if player else None
-    moderation.note_player(hub, player)
-    address = accounts.client_address(config, websocket.headers, websocket.client)
+    restrictions.note_player(hub, player)
+    address = client_address(config, websocket.headers, websocket.client)
     admitted = _admit(hub, address, pid)
     if admitted is None:
         await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
@@ -108,17 +109,17 @@ class TableSession:
         if room is not None:  # the table left this node since
             self._to_remote()
         link = self._remote_link()
-        if not await self._cluster().forward(link, msg, arrived):
+        if not await self._edge().forward(link, msg, arrived):
             await self.take_over(msg)
 
-    def _cluster(self) -> Cluster:
+    def _edge(self) -> Edge:
         cluster = self.hub.cluster
         assert cluster is not None
-        return cluster
+        return cluster.edge
 
     def _remote_link(self) -> Link:
         if self.link is None:
-            self.link = self._cluster().link(self.table_id, self.conn, self.player_id)
+            self.link = self._edge().link(self.table_id, self.conn, self.player_id)
             self.hub.spawn(self._watch(self.link))
         return self.link
 
@@ -139,7 +140,7 @@ class TableSession:
             self.hub.spawn(self._forward_hello(link, hello))
 
     async def _forward_hello(self, link: Link, hello: dict[str, Any]) -> None:
-        if not await self._cluster().forward(link, hello, time.perf_counter()):
+        if not await self._edge().forward(link, hello, time.perf_counter()):
             await self.take_over(hello)
 
     async def _watch(self, link: Link) -> None:
@@ -155,8 +156,7 @@ class TableSession:
         if link is None:
             return
         self.link = None
-        cluster = self._cluster()
-        cluster.unlink(link)
+        self._edge().unlink(link)
         room = self.hub.rooms.get(self.table_id)
         if room is None:
             self.conn.close_after(1012, "the table moved")
@@ -175,7 +175,7 @@ class TableSession:
         if self.room is not None and self.joined and self.hub.rooms.get(self.table_id) is self.room:
             self.room.leave(self.conn)
         if self.link is not None and self.hub.cluster is not None:
-            self.hub.cluster.unlink(self.link)
+            self.hub.cluster.edge.unlink(self.link)
             self.link = None
 
 
@@ -192,9 +192,7 @@ async def _table_session(
     seat = seat_at(table, player_id)
     if seat is not None and player_id is not None:
         try:
-            await accounts.note_seated(
-                hub, config, table, player_id, websocket.headers, websocket.client
-            )
+            await note_seated(hub, config, table, player_id, websocket.headers, websocket.client)
         except DATABASE_AWAY:
             hub.database_lost()
             await websocket.close(code=1013, reason="the database is not answering")
@@ -233,7 +231,7 @@ async def _table_session(
                     break
                 conn.send(error("too_fast", TOO_FAST.format(config.socket_rate), mid))
                 continue
-            barred = moderation.refusal(hub, player_id, kind, mid)
+            barred = restrictions.refusal(hub, player_id, kind, mid)
             if barred is not None:  # a moderator's ban or silence
                 conn.send(barred)
                 continue
@@ -253,7 +251,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     hub: RoomHub = websocket.app.state.hub
     store: Store = websocket.app.state.store
     config: Config = websocket.app.state.config
-    address = accounts.client_address(config, websocket.headers, websocket.client)
+    address = client_address(config, websocket.headers, websocket.client)
     admitted = _admit(hub, address, None)
     if admitted is None:
         await _refuse_socket(websocket, 1008, TOO_MANY_SOCKETS)
@@ -343,196 +341,6 @@ def _parse_message(conn: Conn, text: str, limit: int) -> dict[str, Any] | None:
         conn.send(error("bad_message", "a message is an object with a string 'type'"))
         return None
     return msg
-
-
-async def table_message(
-    room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrived: float
-) -> bool:
-    """Answer one message of a table's socket (``arrived``: when it came in); whether
-    the connection has joined now."""
-    kind, mid = msg["type"], msg.get("id")
-    if kind == "hello":
-        last = msg.get("last_seq")
-        if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
-            conn.send(error("bad_message", "last_seq must be a whole number", mid))
-        elif joined:
-            conn.send(room._welcome(conn, last))
-        else:
-            await room.join(conn, last)
-            return True
-    elif kind == "act":
-        await _act(room, conn, msg, joined, arrived)
-    elif kind == "signal":
-        await _signal(room, conn, msg, joined)
-    elif kind == "chat":
-        await chat_message(room, conn, msg, joined)
-    elif kind == "hint":
-        await _hint(room, conn, msg, joined)
-    elif kind == "ping":
-        conn.send({"type": "pong", "id": mid})
-    else:
-        known = "hello, act, signal, chat, hint, ping"
-        conn.send(error("unknown_type", f"unknown message type {kind!r} ({known})", mid))
-    return joined
-
-
-def _player_seat(room: Room, conn: Conn, joined: bool, mid: Any) -> int | dict[str, Any]:
-    """The seat this connection acts (or makes señas) for; else the error that says why
-    it cannot."""
-    if not joined:
-        return error("not_joined", "say hello first", mid)
-    if conn.seat is None:
-        return error("spectator", "spectators cannot act", mid)
-    if room.bot_plays(conn.seat):
-        return error("replaced", "a bot plays this seat now", mid)
-    return conn.seat
-
-
-async def _act(room: Room, conn: Conn, msg: dict[str, Any], joined: bool, arrived: float) -> None:
-    """An intent: the room judges it, unless it cannot be one from this connection."""
-    mid, seat = msg.get("id"), _player_seat(room, conn, joined, msg.get("id"))
-    if isinstance(seat, dict):
-        refusal = seat
-    elif "action" not in msg:
-        refusal = error("bad_message", "an act message needs an 'action'", mid)
-    else:
-        ok, why = await room.submit(seat, msg["action"], arrived=arrived)
-        if not ok and why is not None:
-            code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
-            conn.send(error(code, why.message, mid, why.reason, why.params))
-        elif mid is not None:
-            conn.send({"type": "ack", "id": mid, "seq": room.seq})
-        return
-    room.hub.metrics.refused(refusal["code"])  # refused before the room saw it
-    conn.send(refusal)
-
-
-async def _signal(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> None:
-    """A Mus seña (docs/rules.md §3.8.2): refused as an ``act`` would be from this connection,
-    else the room judges it. Not a move: its ack carries the seq as it stands."""
-    mid, seat = msg.get("id"), _player_seat(room, conn, joined, msg.get("id"))
-    if isinstance(seat, dict):
-        refusal = seat
-    elif not isinstance(msg.get("sign"), str):
-        refusal = error("bad_message", "a signal message needs a 'sign' (a string)", mid)
-    else:
-        why = await room.signal(seat, msg["sign"])
-        if why is not None:
-            code = "unavailable" if why.reason in UNAVAILABLE else "illegal"
-            conn.send(error(code, why.message, mid, why.reason, why.params))
-        elif mid is not None:
-            conn.send({"type": "ack", "id": mid, "seq": room.seq})
-        return
-    room.hub.metrics.refused(refusal["code"])  # refused before the room saw it
-    conn.send(refusal)
-
-
-def hints_refused(room: Room, conn: Conn, joined: bool, mid: Any) -> dict[str, Any] | None:
-    """Why this connection may not have a hint now (an ``error``), or None."""
-    options = room.table.options
-    if options.get("official") or options.get("tournament"):
-        return error("hints_official", "official and tournament tables give no hints", mid)
-    if not options.get("hints"):
-        return error("hints_off", "this table gives no hints (the option hints is off)", mid)
-    seat = _player_seat(room, conn, joined, mid)
-    if isinstance(seat, dict):
-        return seat
-    state = room.state
-    if state is None or state.over or seat not in state.to_act:
-        return error("not_your_turn", "a hint is for the seat that may act now", mid)
-    # each hint is a strong bot's search: one every few seconds (TAVERNA_HINT_EVERY) a
-    # connection, and so many a while an account and an address, whatever their sockets
-    every, now = room.config.hint_every, time.monotonic()
-    if conn.hinted_at is not None and now - conn.hinted_at < every:
-        wait = every - (now - conn.hinted_at)
-        return _too_fast(f"one hint every {every:g} seconds", wait, "connection", mid)
-    limited = room.hub.think_limits.refusal(conn.player_id, conn.address, 1)
-    if limited is not None:
-        limit, wait = limited
-        return _too_fast(f"too many hints from your {limit}", wait, limit, mid)
-    return None
-
-
-def _too_fast(why: str, wait: float, limit: str, mid: Any) -> dict[str, Any]:
-    seconds = max(0.1, round(wait, 1))
-    return error(
-        "hint_too_fast",
-        f"{why}: ask again in {seconds:.1f} s",
-        mid,
-        "hint_too_fast",
-        {"seconds": seconds, "limit": limit},
-    )
-
-
-async def _hint(room: Room, conn: Conn, msg: dict[str, Any], joined: bool) -> None:
-    """Queue the strong bot's move for the connection's seat, from its view alone, and
-    why; answered to this connection only, when it is ready (docs/protocol.md, Hints).
-    The socket reads on meanwhile: a hint may wait for the node's hint process."""
-    mid = msg.get("id")
-    hub = room.hub
-    refusal = hints_refused(room, conn, joined, mid)
-    if refusal is not None:
-        hub.metrics.refused(refusal["code"])
-        conn.send(refusal)
-        return
-    seat, seq = conn.seat, room.seq
-    assert seat is not None
-
-    def wanted() -> bool:
-        """Whether the hint is still worth its search: its socket open at the table,
-        which still shows the position it was asked for."""
-        return (
-            conn in room.conns
-            and not conn.cut
-            and conn.farewell is None
-            and hub.rooms.get(room.table.id) is room
-            and room.seq == seq
-            and conn.seat == seat
-        )
-
-    try:
-        answer = hub.hint(room, seat, wanted)
-    except Busy:
-        hub.metrics.refused("hints_busy")
-        conn.send(
-            error(
-                "hints_busy",
-                "the strong bot has too many hints to think about: ask again in a moment",
-                mid,
-            )
-        )
-        return
-    # spent once queued, not when refused: a refusal costs the server nothing
-    conn.hinted_at = time.monotonic()
-    hub.think_limits.spend(conn.player_id, conn.address, 1)
-    hub.spawn(_answer_hint(room, conn, mid, seq, wanted, answer))
-
-
-async def _answer_hint(
-    room: Room,
-    conn: Conn,
-    mid: Any,
-    seq: int,
-    wanted: Callable[[], bool],
-    answer: asyncio.Future[dict[str, Any] | None],
-) -> None:
-    """Send a hint when it is ready: to a connection still there; and for a position the
-    table has left, without its move (the page drops it by its seq)."""
-    try:
-        hint = await answer
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        TableLog(log, room.table.id).exception("a hint failed", seat=conn.seat)
-        conn.send(error("server_error", SERVER_ERROR, mid))
-        return
-    if hint is None or not wanted():
-        if conn not in room.conns and room.hub.rooms.get(room.table.id) is room:
-            return  # its socket left the table: nobody to tell
-        # the table moved on (or to another node, which the socket follows)
-        hint = {"action": None, "why": {"key": "stale"}}
-    # ``seq``: the update the hint is for; a page that has seen a later one drops it
-    conn.send({"type": "hint", "id": mid, "seq": seq, **hint})
 
 
 async def _stop(conn: Conn, pump: asyncio.Task[None]) -> None:

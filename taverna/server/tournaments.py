@@ -34,12 +34,13 @@ from ..games import get_game
 from ..store.errors import Conflict, NotFound
 from ..store.tournaments import TournamentStore
 from . import errors, text
-from .accounts import CLUB, _hub, username_key
+from .club import club_of
 from .deps import Player, store_of
 from .errors import Refused
+from .hub import RoomHub
 from .lobby import table_settings
-from .pages import page
-from .rooms import RoomHub
+from .pages import CLUB, page
+from .passwords import username_key
 
 router = APIRouter(tags=["tournaments"])
 log = logging.getLogger("taverna.tournaments")
@@ -215,7 +216,7 @@ async def sign_up(
     if pairs:
         if not body.partner:
             raise Refused(422, "partner_needed", "Mus is played in pairs: name your partner")
-        found = await _hub(request).accounts.player_by_username(username_key(body.partner))
+        found = await club_of(request).accounts.player_by_username(username_key(body.partner))
         if found is None or found["id"] == player["id"]:
             raise Refused(
                 404, "no_player", f"no registered player named {body.partner!r}", name=body.partner
