@@ -1,4 +1,4 @@
-"""A table's game rebuilt from its stored record (RULES.md §4): after a restart, a
+"""A table's game rebuilt from its stored record (docs/rules.md §4.1): after a restart, a
 takeover by another node, or a write that may have gone through during a fault.
 
 The record is the table's deals and actions, and its señas after the actions they
