@@ -19,7 +19,7 @@ from taverna.server.config import Config
 from taverna.server.conns import Conn
 from taverna.server.hub import RoomHub
 from taverna.server.table import Room
-from taverna.store.repo import SeatInfo, TableInfo
+from taverna.store.tables import SeatInfo, TableInfo
 
 
 class SlowStore:
@@ -128,7 +128,7 @@ def test_a_resumed_room_keeps_the_time_left_on_the_turn_and_in_the_muggins_windo
     saved at a graceful stop, or counted from the last move to the last heartbeat."""
     from datetime import UTC, datetime, timedelta
 
-    from taverna.store.repo import StoredGame
+    from taverna.store.record import StoredGame
 
     async def go() -> None:
         store = SlowStore()
